@@ -1,0 +1,79 @@
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import postgres from 'postgres';
+import * as schema from './schema.js';
+import { applyDefaults } from './defaults.js';
+import { lockDataDir } from './data-dir-lock.js';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A database handle or an open transaction: shared queries take either. */
+export type DbOrTx = Db;
+
+export type DatabaseConfig =
+  | { kind: 'pglite'; dataDir?: string; snapshot?: Blob }
+  | { kind: 'postgres'; url: string; poolSize?: number };
+
+export interface Database {
+  db: Db;
+  kind: DatabaseConfig['kind'];
+  close(): Promise<void>;
+}
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+// Serialises migrations and default rows when several replicas start on one PostgreSQL.
+const migrationLockKey = 4242_0001;
+
+export async function openDatabase(config: DatabaseConfig): Promise<Database> {
+  return config.kind === 'pglite' ? openPglite(config) : openPostgres(config);
+}
+
+async function openPglite(config: { dataDir?: string; snapshot?: Blob }): Promise<Database> {
+  const release = config.dataDir ? lockDataDir(config.dataDir) : () => {};
+  try {
+    const client = config.snapshot
+      ? new PGlite({ loadDataDir: config.snapshot })
+      : new PGlite(config.dataDir ? path.resolve(config.dataDir) : undefined);
+    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    await migratePglite(db as never, { migrationsFolder });
+    await applyDefaults(db);
+    return {
+      db,
+      kind: 'pglite',
+      async close() {
+        await client.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+async function openPostgres(config: { url: string; poolSize?: number }): Promise<Database> {
+  const setup = postgres(config.url, { max: 1, onnotice: () => {} });
+  try {
+    await setup`select pg_advisory_lock(${migrationLockKey})`;
+    const setupDb = drizzlePostgres(setup, { schema });
+    await migratePostgres(setupDb, { migrationsFolder });
+    await applyDefaults(setupDb as unknown as Db);
+    await setup`select pg_advisory_unlock(${migrationLockKey})`;
+  } finally {
+    await setup.end();
+  }
+  const client = postgres(config.url, { max: config.poolSize ?? 10, onnotice: () => {} });
+  const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    async close() {
+      await client.end({ timeout: 5 });
+    },
+  };
+}

@@ -1,0 +1,196 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const settings = pgTable('settings', {
+  name: text('name').primaryKey(),
+  content: jsonb('content').notNull(),
+});
+
+export const permissions = pgTable('permissions', {
+  id: integer('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  displayName: text('display_name').notNull(),
+  type: text('type').notNull(),
+});
+
+export const roles = pgTable('roles', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  description: text('description').notNull().default(''),
+  type: text('type').notNull(),
+  createdAt: createdAt(),
+});
+
+export const rolePermissions = pgTable(
+  'role_permissions',
+  {
+    id: serial('id').primaryKey(),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    permission: text('permission')
+      .notNull()
+      .references(() => permissions.name, { onDelete: 'cascade' }),
+    environment: text('environment'),
+  },
+  (t) => [index('role_permissions_role_idx').on(t.roleId)],
+);
+
+export const environments = pgTable('environments', {
+  name: text('name').primaryKey(),
+  type: text('type').notNull(),
+  enabled: boolean('enabled').notNull().default(true),
+  protected: boolean('protected').notNull().default(false),
+  sortOrder: integer('sort_order').notNull().default(9999),
+  createdAt: createdAt(),
+});
+
+export const projects = pgTable('projects', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  description: text('description'),
+  mode: text('mode').notNull().default('open'),
+  defaultStickiness: text('default_stickiness').notNull().default('default'),
+  health: integer('health').notNull().default(100),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }),
+});
+
+export const projectEnvironments = pgTable(
+  'project_environments',
+  {
+    project: text('project')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    environment: text('environment')
+      .notNull()
+      .references(() => environments.name, { onDelete: 'cascade', onUpdate: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.project, t.environment] })],
+);
+
+export const featureTypes = pgTable('feature_types', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  lifetimeDays: integer('lifetime_days'),
+});
+
+export const strategies = pgTable('strategies', {
+  name: text('name').primaryKey(),
+  title: text('title'),
+  description: text('description').notNull().default(''),
+  parameters: jsonb('parameters').notNull().default([]),
+  builtIn: boolean('built_in').notNull().default(false),
+  deprecated: boolean('deprecated').notNull().default(false),
+  sortOrder: integer('sort_order').notNull().default(9999),
+  createdAt: createdAt(),
+});
+
+export const contextFields = pgTable('context_fields', {
+  name: text('name').primaryKey(),
+  description: text('description'),
+  stickiness: boolean('stickiness').notNull().default(false),
+  sortOrder: integer('sort_order').notNull().default(10),
+  legalValues: jsonb('legal_values').notNull().default([]),
+  createdAt: createdAt(),
+});
+
+export const tagTypes = pgTable('tag_types', {
+  name: text('name').primaryKey(),
+  description: text('description').notNull().default(''),
+  icon: text('icon'),
+  color: text('color'),
+  createdAt: createdAt(),
+});
+
+export const tags = pgTable(
+  'tags',
+  {
+    type: text('type')
+      .notNull()
+      .references(() => tagTypes.name),
+    value: text('value').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.type, t.value] })],
+);
+
+export const features = pgTable(
+  'features',
+  {
+    name: text('name').primaryKey(),
+    project: text('project')
+      .notNull()
+      .references(() => projects.id),
+    type: text('type').notNull().default('release'),
+    description: text('description'),
+    stale: boolean('stale').notNull().default(false),
+    impressionData: boolean('impression_data').notNull().default(false),
+    createdByUserId: integer('created_by_user_id'),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('features_project_idx').on(t.project)],
+);
+
+export const featureTags = pgTable(
+  'feature_tags',
+  {
+    featureName: text('feature_name')
+      .notNull()
+      .references(() => features.name, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    tagType: text('tag_type').notNull(),
+    tagValue: text('tag_value').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.featureName, t.tagType, t.tagValue] }),
+    foreignKey({ columns: [t.tagType, t.tagValue], foreignColumns: [tags.type, tags.value] }),
+    index('feature_tags_tag_idx').on(t.tagType, t.tagValue),
+  ],
+);
+
+export const events = pgTable(
+  'events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    type: text('type').notNull(),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+    createdByUserId: integer('created_by_user_id'),
+    project: text('project'),
+    featureName: text('feature_name'),
+    environment: text('environment'),
+    data: jsonb('data'),
+    preData: jsonb('pre_data'),
+    tags: jsonb('tags').notNull().default(sql`'[]'::jsonb`),
+  },
+  (t) => [index('events_project_idx').on(t.project, t.id), index('events_feature_idx').on(t.featureName, t.id)],
+);
+
+export const apiTokens = pgTable('api_tokens', {
+  id: serial('id').primaryKey(),
+  secretHash: text('secret_hash').notNull().unique(),
+  tokenName: text('token_name').notNull(),
+  type: text('type').notNull(),
+  environment: text('environment').notNull(),
+  projects: jsonb('projects').$type<string[]>().notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }),
+  seenAt: timestamp('seen_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,56 @@
+/** A permission held by a caller, possibly limited to one project and one environment (`null` = any). */
+export interface Grant {
+  permission: string;
+  project: string | null;
+  environment: string | null;
+}
+
+export type TokenKind = 'admin' | 'client' | 'frontend';
+
+/** Who is calling, as authentication found out. */
+export interface Caller {
+  /** Written as `createdBy` on events. */
+  name: string;
+  /** Written as `createdByUserId` on events. */
+  userId: number | null;
+  tokenKind: TokenKind | null;
+  /** The projects a client or frontend token may read (`*` = all). */
+  projects: string[];
+  /** The environment a client or frontend token reads (`*` = all). */
+  environment: string;
+  grants: Grant[];
+}
+
+export interface PermissionScope {
+  project?: string | undefined;
+  environment?: string | undefined;
+}
+
+const ADMIN = 'ADMIN';
+export const NONE = 'NONE';
+
+const matches = (held: string | null, wanted: string | undefined) =>
+  held === null || held === '*' || wanted === undefined || held === wanted;
+
+/** Whether the caller holds `permission` in `scope`. ADMIN satisfies everything. */
+export function holds(caller: Caller, permission: string, scope: PermissionScope = {}): boolean {
+  return caller.grants.some(
+    (grant) =>
+      grant.permission === ADMIN ||
+      (grant.permission === permission && matches(grant.project, scope.project) && matches(grant.environment, scope.environment)),
+  );
+}
+
+/** Whether the caller holds any one of `permissions` (`NONE` = any admin-API caller). */
+export function holdsAny(caller: Caller, permissions: readonly string[], scope: PermissionScope = {}): boolean {
+  if (permissions.includes(NONE)) return caller.tokenKind === null || caller.tokenKind === 'admin';
+  return permissions.some((permission) => holds(caller, permission, scope));
+}
+
+export function missingPermissionMessage(permissions: readonly string[]): string {
+  if (permissions.includes(NONE)) return 'This credential cannot use the admin API: use an admin token.';
+  const names = permissions.map((p) => `"${p}"`).join(', ');
+  return permissions.length === 1
+    ? `You need the ${names} permission to perform this operation.`
+    : `You need one of the permissions ${names} to perform this operation.`;
+}

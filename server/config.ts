@@ -1,0 +1,69 @@
+import type { DatabaseConfig } from '../db/connect.js';
+
+export type AuthType = 'open-source' | 'none';
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  authType: AuthType;
+  initTokens: { admin: string[]; client: string[]; frontend: string[] };
+  logLevel: string;
+  /** Where log lines go (tests capture them); standard output when absent. */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** Every environment variable the service reads, with its default. The README's table mirrors this. */
+export const environmentVariables = {
+  PORT: 'Port to listen on (alias HTTP_PORT). Default 4242.',
+  HOST: 'Address to listen on (alias HTTP_HOST). Default 0.0.0.0.',
+  DATABASE_URL: 'PostgreSQL connection string; when unset the embedded database in DATA_DIR is used.',
+  DATABASE_POOL_SIZE: 'Connections in the PostgreSQL pool. Default 10.',
+  DATA_DIR: 'Folder of the embedded database. Default ./data.',
+  AUTH_TYPE: '`open-source` (default: credentials required) or `none` (no credential; callers act as admin).',
+  INIT_ADMIN_API_TOKENS: 'Comma-separated admin tokens (`*:*.<secret>`) created at start when missing.',
+  INIT_CLIENT_API_TOKENS: 'Comma-separated client tokens (`<project>:<environment>.<secret>`) created at start when missing.',
+  INIT_BACKEND_API_TOKENS: 'Alias of INIT_CLIENT_API_TOKENS; both are read.',
+  INIT_FRONTEND_API_TOKENS: 'Comma-separated frontend tokens created at start when missing.',
+  LOG_LEVEL: 'fatal, error, warn, info (default), debug or trace.',
+} as const;
+
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+
+function port(value: string | undefined): number {
+  if (value === undefined || value === '') return 4242;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`PORT must be a port number, got "${value}"`);
+  return n;
+}
+
+function authType(value: string | undefined): AuthType {
+  if (value === undefined || value === '' || value === 'open-source') return 'open-source';
+  if (value === 'none') return 'none';
+  throw new Error(`AUTH_TYPE must be open-source or none, got "${value}"`);
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const poolSize = env.DATABASE_POOL_SIZE ? Number(env.DATABASE_POOL_SIZE) : undefined;
+  if (poolSize !== undefined && !(Number.isInteger(poolSize) && poolSize > 0)) {
+    throw new Error(`DATABASE_POOL_SIZE must be a positive integer, got "${env.DATABASE_POOL_SIZE}"`);
+  }
+  return {
+    port: port(env.PORT ?? env.HTTP_PORT),
+    host: env.HOST ?? env.HTTP_HOST ?? '0.0.0.0',
+    database: env.DATABASE_URL
+      ? { kind: 'postgres', url: env.DATABASE_URL, poolSize }
+      : { kind: 'pglite', dataDir: env.DATA_DIR ?? './data' },
+    authType: authType(env.AUTH_TYPE),
+    initTokens: {
+      admin: list(env.INIT_ADMIN_API_TOKENS),
+      client: [...list(env.INIT_CLIENT_API_TOKENS), ...list(env.INIT_BACKEND_API_TOKENS)],
+      frontend: list(env.INIT_FRONTEND_API_TOKENS),
+    },
+    logLevel: env.LOG_LEVEL ?? 'info',
+  };
+}

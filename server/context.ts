@@ -1,0 +1,16 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/connect.js';
+import type { Caller } from './caller.js';
+import type { EventLog, RecordEvent } from './events.js';
+import type { AppConfig } from './config.js';
+
+/** What every handler gets besides its request. */
+export interface HandlerContext {
+  db: Db;
+  caller: Caller;
+  log: FastifyBaseLogger;
+  config: AppConfig;
+  events: EventLog;
+  /** Runs `work` in one transaction; events recorded through `record` commit or roll back with it. */
+  change<T>(work: (tx: Db, record: RecordEvent) => Promise<T>): Promise<T>;
+}

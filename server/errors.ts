@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+
+export type ErrorName =
+  | 'ValidationError'
+  | 'AuthenticationRequired'
+  | 'NoAccessError'
+  | 'NotFoundError'
+  | 'NameExistsError'
+  | 'ConflictError'
+  | 'ContentTypeerror'
+  | 'InternalError';
+
+export interface ErrorBody {
+  id: string;
+  name: ErrorName;
+  message: string;
+}
+
+/** An error a client caused or may see: its status, its contract name and a message saying what to fix. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errorName: ErrorName,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new AppError(400, 'ValidationError', message);
+export const unauthorized = (message: string) => new AppError(401, 'AuthenticationRequired', message);
+export const forbidden = (message: string) => new AppError(403, 'NoAccessError', message);
+export const notFound = (message: string) => new AppError(404, 'NotFoundError', message);
+export const nameExists = (message: string) => new AppError(409, 'NameExistsError', message);
+export const conflict = (message: string) => new AppError(409, 'ConflictError', message);
+export const unsupportedMediaType = (message: string) => new AppError(415, 'ContentTypeerror', message);
+
+export const errorBody = (name: ErrorName, message: string): ErrorBody => ({ id: randomUUID(), name, message });
+
+const nameByStatus: Record<number, ErrorName> = {
+  400: 'ValidationError',
+  401: 'AuthenticationRequired',
+  403: 'NoAccessError',
+  404: 'NotFoundError',
+  409: 'ConflictError',
+  415: 'ContentTypeerror',
+};
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: any = error; e; e = e.cause) if (e.code === '23505') return true;
+  return false;
+}
+
+interface FrameworkError {
+  statusCode?: number;
+  code?: string;
+  message?: string;
+  validation?: unknown;
+}
+
+/** Every error, ours or the framework's, as the status and `{id, name, message}` the client gets. */
+export function toErrorReply(error: unknown): { status: number; body: ErrorBody; internal: boolean } {
+  if (error instanceof AppError) return { status: error.status, body: errorBody(error.errorName, error.message), internal: false };
+  if (isUniqueViolation(error)) {
+    return { status: 409, body: errorBody('NameExistsError', 'A resource with that name already exists'), internal: false };
+  }
+  const fw = error as FrameworkError;
+  if (fw.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return { status: 415, body: errorBody('ContentTypeerror', unsupportedContentTypeMessage(undefined)), internal: false };
+  }
+  if (fw.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    return { status: 400, body: errorBody('ValidationError', 'The request body is empty but its content type is application/json'), internal: false };
+  }
+  const status = fw.statusCode;
+  if (status && status >= 400 && status < 500) {
+    const message = fw.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+      ? `The request body is not valid JSON: ${fw.message}`
+      : (fw.message ?? 'Bad request');
+    return { status, body: errorBody(nameByStatus[status] ?? 'ValidationError', message), internal: false };
+  }
+  return { status: 500, body: errorBody('InternalError', 'Something went wrong on our side; the error is logged.'), internal: true };
+}
+
+export function unsupportedContentTypeMessage(contentType: string | undefined): string {
+  return `We do not accept the content type ${contentType ? `"${contentType}"` : 'you sent (none)'}; send application/json with a JSON body.`;
+}

@@ -1,0 +1,35 @@
+import { buildApp } from './app.js';
+import { configFromEnv } from './config.js';
+
+async function main() {
+  const config = configFromEnv();
+  const { app, createdAdminToken } = await buildApp(config);
+  if (createdAdminToken) {
+    // Shown once, on the console only, never through the logger.
+    process.stdout.write(
+      `\nNo admin credential existed, so one was created. Keep it safe; it is not shown again:\n\n  ${createdAdminToken}\n\n` +
+        `Use it as the Authorization header of admin API calls.\n\n`,
+    );
+  }
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: no new connections, draining requests');
+    try {
+      await app.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
