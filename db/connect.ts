@@ -77,3 +77,14 @@ async function openPostgres(config: { url: string; poolSize?: number }): Promise
     },
   };
 }
+
+/** A migrated embedded database with its default rows, as a tarball a PGlite can start from. */
+export async function createPgliteSnapshot(): Promise<Blob> {
+  const client = new PGlite();
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  await migratePglite(db as never, { migrationsFolder });
+  await applyDefaults(db);
+  const snapshot = await client.dumpDataDir('none');
+  await client.close();
+  return snapshot;
+}

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
-import { openDatabase } from '../db/connect.js';
+import { openDatabase, type Db } from '../db/connect.js';
 import type { Handlers } from '../generated/handlers.js';
 import { handlers } from '../handlers/index.js';
 import { registerAuth } from './auth.js';
@@ -19,6 +19,8 @@ export interface BuiltApp {
   app: FastifyInstance;
   /** The secret of the admin token created because none existed; to be shown once. */
   createdAdminToken: string | undefined;
+  /** The database the app works on (tests use it to set up rows no operation writes yet). */
+  db: Db;
 }
 
 /** The whole service on one database: used by main and by the tests. */
@@ -69,7 +71,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     await registerDocs(app);
     await app.register(openapiGlue, { specification: structuredClone(contract), serviceHandlers: routeHandlers(handlers, context) });
     await app.ready();
-    return { app, createdAdminToken };
+    return { app, createdAdminToken, db: database.db };
   } catch (error) {
     await database.close();
     throw error;

@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { Writable } from 'node:stream';
+import postgres from 'postgres';
+import { request } from 'undici';
+import { afterAll, inject } from 'vitest';
+import { createClient, type ServiceClient } from 'flag-service/client';
+import { buildApp } from '../../server/app.js';
+import type { AppConfig, AuthType } from '../../server/config.js';
+import type { DatabaseConfig, Db } from '../../db/connect.js';
+import { databaseUrl } from './postgres.js';
+
+export const databaseKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+let postgresDatabase: Promise<string> | undefined;
+
+/** This test file's PostgreSQL database: a copy of the migrated template, dropped when the file ends. */
+function filePostgresDatabase(): Promise<string> {
+  postgresDatabase ??= (async () => {
+    const serverUrl = process.env.TEST_DATABASE_URL!;
+    const name = `flag_test_${randomBytes(6).toString('hex')}`;
+    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${name} template ${inject('postgresTemplate')}`);
+    afterAll(async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    });
+    return databaseUrl(serverUrl, name);
+  })();
+  return postgresDatabase;
+}
+
+async function databaseConfig(): Promise<DatabaseConfig> {
+  if (databaseKind === 'postgres') return { kind: 'postgres', url: await filePostgresDatabase(), poolSize: 4 };
+  const snapshot = new Blob([await readFile(inject('pgliteSnapshot'))]);
+  return { kind: 'pglite', snapshot };
+}
+
+export interface TestApp {
+  url: string;
+  /** The admin token the app was started with. */
+  adminToken: string;
+  /** A typed client acting with the admin token. */
+  admin: ServiceClient;
+  clientWith(token?: string): ServiceClient;
+  /** Every log line the app wrote. */
+  logs: string[];
+  createdAdminToken: string | undefined;
+  /** For setting up rows that no operation writes yet; behaviour is always checked through HTTP. */
+  db: Db;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  authType?: AuthType;
+  initTokens?: Partial<AppConfig['initTokens']>;
+  /** Start without the test admin token, as a first start would. */
+  withoutAdminToken?: boolean;
+}
+
+/** Builds and starts the service on this file's database, on a free port. Closed after the file. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const adminToken = `*:*.test${randomBytes(24).toString('hex')}`;
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const config: AppConfig = {
+    port: 0,
+    host: '127.0.0.1',
+    database: await databaseConfig(),
+    authType: options.authType ?? 'open-source',
+    initTokens: {
+      admin: options.withoutAdminToken ? [] : [adminToken, ...(options.initTokens?.admin ?? [])],
+      client: options.initTokens?.client ?? [],
+      frontend: options.initTokens?.frontend ?? [],
+    },
+    logLevel: 'info',
+    logStream,
+  };
+  const { app, createdAdminToken, db } = await buildApp(config);
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await app.close();
+  };
+  afterAll(close);
+  return {
+    url: address,
+    adminToken,
+    admin: createClient(address, { token: adminToken }),
+    clientWith: (token) => createClient(address, token ? { token } : {}),
+    logs,
+    createdAdminToken,
+    db,
+    close,
+  };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: any;
+}
+
+/** A plain HTTP call, for what the typed client cannot send (wrong content types, unknown fields, no body). */
+export async function call(
+  app: TestApp,
+  method: string,
+  path: string,
+  options: { token?: string | null; body?: string | object; contentType?: string | null; headers?: Record<string, string> } = {},
+): Promise<RawResponse> {
+  const token = options.token === undefined ? app.adminToken : options.token;
+  const headers: Record<string, string> = { ...options.headers };
+  if (token) headers.authorization = token;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    const contentType = options.contentType === undefined ? 'application/json' : options.contentType;
+    if (contentType) headers['content-type'] = contentType;
+  }
+  const response = await request(`${app.url}${path}`, { method: method as 'GET', headers, body });
+  const text = await response.body.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.statusCode, headers: response.headers, text, json };
+}
+
+/** Asserts the contract's error shape and returns it. */
+export function expectError(response: RawResponse | { response: Response; error?: unknown }, status: number, name: string) {
+  const actualStatus = 'status' in response ? response.status : response.response.status;
+  const body = ('json' in response ? response.json : response.error) as { id: string; name: string; message: string };
+  if (actualStatus !== status || body?.name !== name) {
+    throw new Error(`expected ${status} ${name}, got ${actualStatus} ${JSON.stringify(body)}`);
+  }
+  if (!/^[0-9a-f-]{36}$/.test(body.id) || typeof body.message !== 'string' || body.message.length === 0) {
+    throw new Error(`not an Error object: ${JSON.stringify(body)}`);
+  }
+  return body;
+}
