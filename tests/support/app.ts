@@ -15,7 +15,7 @@ export const databaseKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'p
 let postgresDatabase: Promise<string> | undefined;
 
 /** This test file's PostgreSQL database: a copy of the migrated template, dropped when the file ends. */
-function filePostgresDatabase(): Promise<string> {
+export function filePostgresDatabase(): Promise<string> {
   postgresDatabase ??= (async () => {
     const serverUrl = process.env.TEST_DATABASE_URL!;
     const name = `flag_test_${randomBytes(6).toString('hex')}`;

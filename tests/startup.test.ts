@@ -1,0 +1,93 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { databaseKind, filePostgresDatabase } from './support/app.js';
+
+interface Started {
+  process: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startService(env: Record<string, string>): Started {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { process: child, output: () => output, exited };
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const children: Started[] = [];
+afterAll(async () => {
+  for (const child of children) if (child.process.exitCode === null) child.process.kill('SIGKILL');
+});
+
+describe('npm start', () => {
+  it('serves /health, prints an admin token once that lists simple, and stops cleanly on SIGTERM', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'flag-start-'));
+    const port = 4400 + Math.floor(Math.random() * 500);
+    const database = databaseKind === 'postgres' ? { DATABASE_URL: await filePostgresDatabase() } : { DATA_DIR: dataDir };
+    const service = startService({ PORT: String(port), ...database });
+    children.push(service);
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      await waitFor('health', async () => ((await fetch(`${base}/health`).catch(() => undefined))?.ok ? true : undefined));
+      const token = /\*:\*\.[0-9a-f]{56}/.exec(service.output())?.[0];
+      expect(token).toBeDefined();
+      expect(service.output().split(token!).length - 1).toBe(1);
+      const response = await fetch(`${base}/api/admin/tag-types`, { headers: { authorization: token! } });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { tagTypes: { name: string }[] };
+      expect(body.tagTypes.map((t) => t.name)).toContain('simple');
+
+      if (databaseKind === 'pglite') {
+        const second = startService({ PORT: String(port + 1), DATA_DIR: dataDir });
+        children.push(second);
+        expect(await second.exited).not.toBe(0);
+        expect(second.output()).toContain(`is in use by process ${service.process.pid}`);
+      }
+
+      service.process.kill('SIGTERM');
+      expect(await service.exited).toBe(0);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('does not print a new token when an admin token exists', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'flag-start-'));
+    const port = 4900 + Math.floor(Math.random() * 90);
+    const database = databaseKind === 'postgres' ? { DATABASE_URL: await filePostgresDatabase() } : { DATA_DIR: dataDir };
+    const configured = `*:*.configured${'a'.repeat(20)}`;
+    const service = startService({ PORT: String(port), INIT_ADMIN_API_TOKENS: configured, ...database });
+    children.push(service);
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      await waitFor('health', async () => ((await fetch(`${base}/health`).catch(() => undefined))?.ok ? true : undefined));
+      expect(service.output()).not.toMatch(/\*:\*\.[0-9a-f]{56}/);
+      expect(service.output()).not.toContain(configured);
+      const response = await fetch(`${base}/api/admin/tag-types`, { headers: { authorization: configured } });
+      expect(response.status).toBe(200);
+      service.process.kill('SIGTERM');
+      expect(await service.exited).toBe(0);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
