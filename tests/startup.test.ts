@@ -42,7 +42,7 @@ describe('npm start', () => {
   it('serves /health, prints an admin token once that lists simple, and stops cleanly on SIGTERM', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'flag-start-'));
     const port = 4400 + Math.floor(Math.random() * 500);
-    const database = databaseKind === 'postgres' ? { DATABASE_URL: await filePostgresDatabase() } : { DATA_DIR: dataDir };
+    const database: Record<string, string> = databaseKind === 'postgres' ? { DATABASE_URL: await filePostgresDatabase() } : { DATA_DIR: dataDir };
     const service = startService({ PORT: String(port), ...database });
     children.push(service);
     const base = `http://127.0.0.1:${port}`;
@@ -73,7 +73,7 @@ describe('npm start', () => {
   it('does not print a new token when an admin token exists', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'flag-start-'));
     const port = 4900 + Math.floor(Math.random() * 90);
-    const database = databaseKind === 'postgres' ? { DATABASE_URL: await filePostgresDatabase() } : { DATA_DIR: dataDir };
+    const database: Record<string, string> = databaseKind === 'postgres' ? { DATABASE_URL: await filePostgresDatabase() } : { DATA_DIR: dataDir };
     const configured = `*:*.configured${'a'.repeat(20)}`;
     const service = startService({ PORT: String(port), INIT_ADMIN_API_TOKENS: configured, ...database });
     children.push(service);
