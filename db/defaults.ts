@@ -18,7 +18,7 @@ const featureTypeRows = [
   { id: 'permission', name: 'Permission', description: 'Permission feature flags are used to control permissions in your system.', lifetimeDays: null },
 ];
 
-const strategyRows = [
+const strategyRows: (typeof t.strategies.$inferInsert)[] = [
   {
     name: 'flexibleRollout',
     title: 'Gradual rollout',

@@ -13,6 +13,13 @@ import {
   timestamp,
 } from 'drizzle-orm/pg-core';
 
+export interface StrategyParameterDefinition {
+  name: string;
+  type: 'string' | 'percentage' | 'list' | 'number' | 'boolean';
+  description?: string;
+  required?: boolean;
+}
+
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
 export const settings = pgTable('settings', {
@@ -63,7 +70,7 @@ export const projects = pgTable('projects', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   description: text('description'),
-  mode: text('mode').notNull().default('open'),
+  mode: text('mode').$type<'open' | 'protected' | 'private'>().notNull().default('open'),
   defaultStickiness: text('default_stickiness').notNull().default('default'),
   health: integer('health').notNull().default(100),
   createdAt: createdAt(),
@@ -94,7 +101,7 @@ export const strategies = pgTable('strategies', {
   name: text('name').primaryKey(),
   title: text('title'),
   description: text('description').notNull().default(''),
-  parameters: jsonb('parameters').notNull().default([]),
+  parameters: jsonb('parameters').$type<StrategyParameterDefinition[]>().notNull().default([]),
   builtIn: boolean('built_in').notNull().default(false),
   deprecated: boolean('deprecated').notNull().default(false),
   sortOrder: integer('sort_order').notNull().default(9999),
@@ -146,6 +153,81 @@ export const features = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('features_project_idx').on(t.project)],
+);
+
+export const featureEnvironments = pgTable(
+  'feature_environments',
+  {
+    featureName: text('feature_name')
+      .notNull()
+      .references(() => features.name, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    environment: text('environment')
+      .notNull()
+      .references(() => environments.name, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    enabled: boolean('enabled').notNull().default(false),
+    variants: jsonb('variants').notNull().default([]),
+  },
+  (t) => [primaryKey({ columns: [t.featureName, t.environment] }), index('feature_environments_env_idx').on(t.environment)],
+);
+
+export const featureStrategies = pgTable(
+  'feature_strategies',
+  {
+    id: text('id').primaryKey(),
+    featureName: text('feature_name')
+      .notNull()
+      .references(() => features.name, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    environment: text('environment')
+      .notNull()
+      .references(() => environments.name, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    strategyName: text('strategy_name').notNull(),
+    title: text('title'),
+    disabled: boolean('disabled').notNull().default(false),
+    sortOrder: integer('sort_order').notNull().default(0),
+    parameters: jsonb('parameters').notNull().default({}),
+    constraints: jsonb('constraints').notNull().default([]),
+    variants: jsonb('variants').notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (t) => [index('feature_strategies_feature_env_idx').on(t.featureName, t.environment)],
+);
+
+export const segments = pgTable('segments', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  description: text('description'),
+  project: text('project').references(() => projects.id, { onDelete: 'cascade' }),
+  constraints: jsonb('constraints').notNull().default([]),
+  createdBy: text('created_by'),
+  createdAt: createdAt(),
+});
+
+export const featureStrategySegments = pgTable(
+  'feature_strategy_segments',
+  {
+    strategyId: text('strategy_id')
+      .notNull()
+      .references(() => featureStrategies.id, { onDelete: 'cascade' }),
+    segmentId: integer('segment_id')
+      .notNull()
+      .references(() => segments.id),
+  },
+  (t) => [primaryKey({ columns: [t.strategyId, t.segmentId] }), index('feature_strategy_segments_segment_idx').on(t.segmentId)],
+);
+
+export const featureDependencies = pgTable(
+  'feature_dependencies',
+  {
+    child: text('child')
+      .notNull()
+      .references(() => features.name, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    parent: text('parent')
+      .notNull()
+      .references(() => features.name, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    enabled: boolean('enabled').notNull().default(true),
+    variants: jsonb('variants').$type<string[]>().notNull().default([]),
+  },
+  (t) => [primaryKey({ columns: [t.child, t.parent] }), index('feature_dependencies_parent_idx').on(t.parent)],
 );
 
 export const featureTags = pgTable(

@@ -1,7 +1,17 @@
 import type { Handlers } from '../generated/handlers.js';
 import { apiTokenHandlers } from './api-tokens.js';
+import { dependencyHandlers } from './dependencies.js';
+import { environmentVariantHandlers } from './environment-variants.js';
+import { environmentHandlers } from './environments.js';
 import { eventHandlers } from './events.js';
+import { featureStrategyHandlers } from './feature-strategies.js';
+import { featureTagHandlers } from './feature-tags.js';
+import { featureTypeHandlers } from './feature-types.js';
+import { featureHandlers } from './features.js';
 import { healthHandlers } from './health.js';
+import { projectHandlers } from './projects.js';
+import { segmentHandlers } from './segments.js';
+import { strategyHandlers } from './strategies.js';
 import { tagTypeHandlers } from './tag-types.js';
 import { tagHandlers } from './tags.js';
 
@@ -12,4 +22,14 @@ export const handlers = {
   ...tagTypeHandlers,
   ...eventHandlers,
   ...apiTokenHandlers,
+  ...projectHandlers,
+  ...environmentHandlers,
+  ...featureTypeHandlers,
+  ...featureHandlers,
+  ...featureStrategyHandlers,
+  ...environmentVariantHandlers,
+  ...segmentHandlers,
+  ...strategyHandlers,
+  ...dependencyHandlers,
+  ...featureTagHandlers,
 } satisfies Handlers;

@@ -72,7 +72,8 @@ export const tagTypeHandlers = {
       }
       const removedTags = await tx.delete(t.tags).where(eq(t.tags.type, name)).returning({ type: t.tags.type, value: t.tags.value });
       for (const tag of removedTags) await record({ type: 'tag-deleted', data: tag });
-      await tx.delete(t.tagTypes).where(eq(t.tagTypes.name, name));
+      const deleted = await tx.delete(t.tagTypes).where(eq(t.tagTypes.name, name)).returning();
+      if (deleted.length === 0) throw noSuchTagType(name);
       const { createdAt: _, ...preData } = found;
       await record({ type: 'tag-type-deleted', preData });
     });

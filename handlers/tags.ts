@@ -56,7 +56,9 @@ export const tagHandlers = {
         const [feature] = await tx.select({ project: t.features.project }).from(t.features).where(eq(t.features.name, featureName));
         await record({ type: 'feature-untagged', featureName, project: feature?.project, preData: tag });
       }
-      await tx.delete(t.tags).where(and(eq(t.tags.type, type), eq(t.tags.value, value)));
+      // A concurrent delete may have won since the read: then this one deleted nothing.
+      const deleted = await tx.delete(t.tags).where(and(eq(t.tags.type, type), eq(t.tags.value, value))).returning();
+      if (deleted.length === 0) throw noSuchTag(type, value);
       await record({ type: 'tag-deleted', data: tag });
     });
     return { status: 200, body: undefined };

@@ -35,7 +35,11 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       logger: loggerOptions(config),
       requestIdHeader: 'x-request-id',
       forceCloseConnections: 'idle',
-      routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+      routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000 },
+      frameworkErrors: (error, _request, reply) => {
+        const { status, body } = toErrorReply(error);
+        (reply as FastifyReply).code(status).type('application/json').send(body);
+      },
     });
     app.addHook('onClose', async () => database.close());
     app.addHook('onSend', async (request, reply) => {

@@ -2,7 +2,7 @@ import type { FastifyServerOptions } from 'fastify';
 import type { AppConfig } from './config.js';
 
 // Path segments that carry a credential: never written to a log line.
-const secretInPath = /(\/api\/admin\/api-tokens\/)[^/?]+/;
+const secretInPath = /(api-tokens\/+)[^/?]+/g;
 
 export const redactUrl = (url: string) => url.replace(secretInPath, '$1[redacted]');
 

@@ -1,0 +1,62 @@
+import { and, eq } from 'drizzle-orm';
+import jsonPatch from 'fast-json-patch';
+import type { components } from '../generated/api.js';
+import type { Handlers } from '../generated/handlers.js';
+import type { Db } from '../db/connect.js';
+import * as t from '../db/schema.js';
+import type { RecordEvent } from '../server/events.js';
+import { badRequest } from '../server/errors.js';
+import { assertMatchesSchema } from '../server/schema-check.js';
+import { resolveTarget, type Target } from './feature-strategies.js';
+import { normalizeVariants } from './strategy-rules.js';
+
+type Variant = components['schemas']['Variant'];
+
+const whereTarget = (target: Target) =>
+  and(eq(t.featureEnvironments.featureName, target.feature.name), eq(t.featureEnvironments.environment, target.environment));
+
+async function variantsOf(db: Db, target: Target): Promise<Variant[]> {
+  const [row] = await db.select({ variants: t.featureEnvironments.variants }).from(t.featureEnvironments).where(whereTarget(target));
+  return (row?.variants as Variant[] | undefined) ?? [];
+}
+
+async function storeVariants(tx: Db, record: RecordEvent, target: Target, requested: Variant[]) {
+  const before = await variantsOf(tx, target);
+  const variants = normalizeVariants(requested, 'variants', target.defaultStickiness);
+  await tx.update(t.featureEnvironments).set({ variants }).where(whereTarget(target));
+  await record({
+    type: 'feature-environment-variants-updated',
+    featureName: target.feature.name,
+    project: target.feature.project,
+    environment: target.environment,
+    data: { variants },
+    preData: { variants: before },
+  });
+  return variants;
+}
+
+export const environmentVariantHandlers = {
+  async getEnvironmentVariants({ params }, { db }) {
+    return { status: 200, body: { version: 1, variants: await variantsOf(db, await resolveTarget(db, params)) } };
+  },
+
+  async setEnvironmentVariants({ params, body }, { change }) {
+    const variants = await change(async (tx, record) => storeVariants(tx, record, await resolveTarget(tx, params), body));
+    return { status: 200, body: { version: 1, variants } };
+  },
+
+  async patchEnvironmentVariants({ params, body }, { change }) {
+    const variants = await change(async (tx, record) => {
+      const target = await resolveTarget(tx, params);
+      let patched: unknown;
+      try {
+        patched = jsonPatch.applyPatch(structuredClone(await variantsOf(tx, target)), body as jsonPatch.Operation[], true, false).newDocument;
+      } catch (error) {
+        throw badRequest(`body: the patch cannot be applied: ${(error as Error).message.split('\n')[0]}`);
+      }
+      assertMatchesSchema('Variants', patched, 'variants');
+      return storeVariants(tx, record, target, patched as Variant[]);
+    });
+    return { status: 200, body: { version: 1, variants } };
+  },
+} satisfies Partial<Handlers>;

@@ -1,0 +1,122 @@
+// Reads flags in the admin shape: metadata, environments with strategies and variants, dependencies, tags.
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import type { Db } from '../db/connect.js';
+import * as t from '../db/schema.js';
+import { notFound } from '../server/errors.js';
+
+export type FeatureRow = typeof t.features.$inferSelect;
+type StrategyRow = typeof t.featureStrategies.$inferSelect;
+
+/** The fields of a flag that metadata events record. */
+export const featureMetadata = (row: FeatureRow) => ({
+  name: row.name,
+  project: row.project,
+  type: row.type,
+  description: row.description,
+  impressionData: row.impressionData,
+});
+
+export function describeStrategy(row: StrategyRow, segmentIds: number[]) {
+  return {
+    id: row.id,
+    name: row.strategyName,
+    title: row.title,
+    featureName: row.featureName,
+    environment: row.environment,
+    disabled: row.disabled,
+    sortOrder: row.sortOrder,
+    parameters: row.parameters as Record<string, string>,
+    constraints: row.constraints as never[],
+    variants: row.variants as never[],
+    segments: [...segmentIds].sort((a, b) => a - b),
+  };
+}
+
+export type DescribedStrategy = ReturnType<typeof describeStrategy>;
+
+/** Segment ids per strategy id, for the given strategies. */
+export async function segmentsOfStrategies(db: Db, strategyIds: string[]): Promise<Map<string, number[]>> {
+  const links = strategyIds.length
+    ? await db.select().from(t.featureStrategySegments).where(inArray(t.featureStrategySegments.strategyId, strategyIds))
+    : [];
+  const byStrategy = new Map<string, number[]>();
+  for (const link of links) byStrategy.set(link.strategyId, [...(byStrategy.get(link.strategyId) ?? []), link.segmentId]);
+  return byStrategy;
+}
+
+export const strategyOrder = (a: StrategyRow, b: StrategyRow) => a.sortOrder - b.sortOrder || a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
+
+/** Flags in the admin shape, in a bounded number of queries whatever their number. */
+export async function describeFeatures(db: Db, rows: FeatureRow[]) {
+  if (rows.length === 0) return [];
+  const names = rows.map((r) => r.name);
+  const [featureEnvs, strategies, parents, children, tags, environments] = await Promise.all([
+    db.select().from(t.featureEnvironments).where(inArray(t.featureEnvironments.featureName, names)),
+    db.select().from(t.featureStrategies).where(inArray(t.featureStrategies.featureName, names)),
+    db.select().from(t.featureDependencies).where(inArray(t.featureDependencies.child, names)),
+    db.select().from(t.featureDependencies).where(inArray(t.featureDependencies.parent, names)),
+    db.select().from(t.featureTags).where(inArray(t.featureTags.featureName, names)).orderBy(asc(t.featureTags.tagType), asc(t.featureTags.tagValue)),
+    db.select().from(t.environments).orderBy(asc(t.environments.sortOrder), asc(t.environments.name)),
+  ]);
+  const segmentIds = await segmentsOfStrategies(db, strategies.map((s) => s.id));
+  strategies.sort(strategyOrder);
+  return rows.map((row) => ({
+    name: row.name,
+    project: row.project,
+    type: row.type,
+    description: row.description,
+    stale: row.stale,
+    impressionData: row.impressionData,
+    archived: row.archivedAt !== null,
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    environments: environments
+      .map((env) => {
+        const state = featureEnvs.find((fe) => fe.featureName === row.name && fe.environment === env.name);
+        if (!state) return undefined;
+        const envStrategies = strategies
+          .filter((s) => s.featureName === row.name && s.environment === env.name)
+          .map((s) => describeStrategy(s, segmentIds.get(s.id) ?? []));
+        return {
+          name: env.name,
+          environment: env.name,
+          featureName: row.name,
+          type: env.type,
+          enabled: state.enabled,
+          sortOrder: env.sortOrder,
+          strategies: envStrategies,
+          variants: state.variants as never[],
+          hasStrategies: envStrategies.length > 0,
+          hasEnabledStrategies: envStrategies.some((s) => !s.disabled),
+        };
+      })
+      .filter((e) => e !== undefined),
+    dependencies: parents
+      .filter((d) => d.child === row.name)
+      .map((d) => ({ feature: d.parent, enabled: d.enabled, ...(d.enabled && d.variants.length > 0 && { variants: d.variants }) })),
+    children: children.filter((d) => d.parent === row.name).map((d) => d.child),
+    tags: tags.filter((tag) => tag.featureName === row.name).map((tag) => ({ type: tag.tagType, value: tag.tagValue })),
+  }));
+}
+
+export async function describeFeature(db: Db, row: FeatureRow) {
+  const [described] = await describeFeatures(db, [row]);
+  return described!;
+}
+
+/** The flag by name, whatever its project or state; 404 when it does not exist. */
+export async function requireFeature(db: Db, name: string): Promise<FeatureRow> {
+  const [row] = await db.select().from(t.features).where(eq(t.features.name, name));
+  if (!row) throw notFound(`No flag named "${name}" exists.`);
+  return row;
+}
+
+/** The active (not archived) flag of that project; 404 otherwise. */
+export async function requireActiveFeature(db: Db, project: string, name: string): Promise<FeatureRow> {
+  const [row] = await db
+    .select()
+    .from(t.features)
+    .where(and(eq(t.features.name, name), eq(t.features.project, project), isNull(t.features.archivedAt)));
+  if (!row) throw notFound(`No active flag named "${name}" exists in the project "${project}".`);
+  return row;
+}

@@ -1,0 +1,251 @@
+import { and, asc, eq, isNull, or } from 'drizzle-orm';
+import jsonPatch from 'fast-json-patch';
+import type { Handlers } from '../generated/handlers.js';
+import type { Db } from '../db/connect.js';
+import * as t from '../db/schema.js';
+import type { RecordEvent } from '../server/events.js';
+import { badRequest, conflict, nameExists, notFound } from '../server/errors.js';
+import { describeFeature, describeFeatures, featureMetadata, requireActiveFeature, requireFeature, type FeatureRow } from './feature-view.js';
+import { requireProject } from './lookups.js';
+import { tagFeature } from './tagging.js';
+
+const typeAliases: Record<string, string> = { killswitch: 'kill-switch' };
+
+async function validFeatureType(db: Db, requested: string | undefined): Promise<string | undefined> {
+  if (requested === undefined) return undefined;
+  const id = typeAliases[requested] ?? requested;
+  const [row] = await db.select().from(t.featureTypes).where(eq(t.featureTypes.id, id));
+  if (!row) throw badRequest(`type: "${requested}" is not a flag type; use one of release, experiment, operational, kill-switch, permission.`);
+  return id;
+}
+
+interface EditableMetadata {
+  type: string;
+  description: string | null;
+  stale: boolean;
+  impressionData: boolean;
+}
+
+/** Writes new metadata and its events: `feature-metadata-updated` for real changes, `feature-stale-on/off` for stale. */
+async function updateMetadata(tx: Db, record: RecordEvent, before: FeatureRow, next: EditableMetadata) {
+  const [after] = await tx
+    .update(t.features)
+    .set({ type: next.type, description: next.description, stale: next.stale, impressionData: next.impressionData })
+    .where(eq(t.features.name, before.name))
+    .returning();
+  await record({ type: 'feature-metadata-updated', featureName: before.name, project: before.project, data: featureMetadata(after!), preData: featureMetadata(before) });
+  await recordStaleChange(record, before, next.stale);
+  return after!;
+}
+
+async function recordStaleChange(record: RecordEvent, before: FeatureRow, stale: boolean) {
+  if (before.stale === stale) return;
+  await record({ type: stale ? 'feature-stale-on' : 'feature-stale-off', featureName: before.name, project: before.project });
+}
+
+const editable = (row: FeatureRow): EditableMetadata => ({
+  type: row.type,
+  description: row.description,
+  stale: row.stale,
+  impressionData: row.impressionData,
+});
+
+function patchedMetadata(row: FeatureRow, operations: unknown[]): EditableMetadata {
+  let result: Record<string, unknown>;
+  try {
+    result = jsonPatch.applyPatch(structuredClone(editable(row)) as unknown as Record<string, unknown>, operations as jsonPatch.Operation[], true, false).newDocument;
+  } catch (error) {
+    throw badRequest(`body: the patch cannot be applied: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const unknown = Object.keys(result).filter((key) => !(key in editable(row)));
+  if (unknown.length > 0) throw badRequest(`body: /${unknown[0]} cannot be patched; use /description, /type, /stale or /impressionData.`);
+  const { type, description, stale, impressionData } = result;
+  if (typeof type !== 'string') throw badRequest('body: /type must be a string.');
+  if (description !== null && description !== undefined && typeof description !== 'string') throw badRequest('body: /description must be a string or null.');
+  if (typeof stale !== 'boolean') throw badRequest('body: /stale must be a boolean.');
+  if (typeof impressionData !== 'boolean') throw badRequest('body: /impressionData must be a boolean.');
+  return { type, description: (description as string | null | undefined) ?? null, stale, impressionData };
+}
+
+/** Every named flag of the project that is in the wanted state; 404 naming the first that is not. */
+async function requireFeaturesOfProject(db: Db, project: string, names: string[], archived: boolean) {
+  await requireProject(db, project);
+  const rows: FeatureRow[] = [];
+  for (const name of [...new Set(names)]) {
+    const [row] = await db.select().from(t.features).where(and(eq(t.features.name, name), eq(t.features.project, project)));
+    if (!row || (row.archivedAt !== null) !== archived) {
+      throw notFound(`No ${archived ? 'archived' : 'active'} flag named "${name}" exists in the project "${project}".`);
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+async function archive(tx: Db, record: RecordEvent, row: FeatureRow) {
+  await tx.update(t.features).set({ archivedAt: new Date() }).where(eq(t.features.name, row.name));
+  await record({ type: 'feature-archived', featureName: row.name, project: row.project });
+}
+
+async function revive(tx: Db, record: RecordEvent, row: FeatureRow) {
+  await tx.update(t.features).set({ archivedAt: null }).where(eq(t.features.name, row.name));
+  await record({ type: 'feature-revived', featureName: row.name, project: row.project });
+}
+
+async function deleteForGood(tx: Db, record: RecordEvent, row: FeatureRow) {
+  if (row.archivedAt === null) throw conflict(`The flag "${row.name}" is not archived; archive it before deleting it.`);
+  await record({ type: 'feature-deleted', featureName: row.name, project: row.project, preData: featureMetadata(row) });
+  await tx.delete(t.features).where(eq(t.features.name, row.name));
+}
+
+export const featureHandlers = {
+  async getFeatures({ params }, { db }) {
+    await requireProject(db, params.projectId);
+    const rows = await db
+      .select()
+      .from(t.features)
+      .where(and(eq(t.features.project, params.projectId), isNull(t.features.archivedAt)))
+      .orderBy(asc(t.features.createdAt), asc(t.features.name));
+    return { status: 200, body: { version: 1, features: await describeFeatures(db, rows) } };
+  },
+
+  async getFeature({ params }, { db }) {
+    await requireProject(db, params.projectId);
+    const row = await requireActiveFeature(db, params.projectId, params.featureName);
+    return { status: 200, body: await describeFeature(db, row) };
+  },
+
+  async createFeature({ params, body }, { change }) {
+    const feature = await change(async (tx, record) => {
+      await requireProject(tx, params.projectId);
+      const [existing] = await tx.select().from(t.features).where(eq(t.features.name, body.name));
+      if (existing) {
+        const where = existing.archivedAt ? 'in the archive' : `in the project "${existing.project}"`;
+        throw nameExists(`A flag named "${body.name}" already exists ${where}; flag names are unique.`);
+      }
+      const type = (await validFeatureType(tx, body.type)) ?? 'release';
+      const [row] = await tx
+        .insert(t.features)
+        .values({ name: body.name, project: params.projectId, type, description: body.description ?? null, impressionData: body.impressionData ?? false })
+        .returning();
+      const environments = await tx.select().from(t.projectEnvironments).where(eq(t.projectEnvironments.project, params.projectId));
+      if (environments.length > 0) {
+        await tx.insert(t.featureEnvironments).values(environments.map((e) => ({ featureName: body.name, environment: e.environment })));
+      }
+      await record({ type: 'feature-created', featureName: body.name, project: params.projectId, data: { ...featureMetadata(row!), stale: false, createdAt: row!.createdAt.toISOString() }, tags: [] });
+      for (const tag of body.tags ?? []) await tagFeature(tx, record, row!, tag);
+      return describeFeature(tx, row!);
+    });
+    const location = `/api/admin/projects/${encodeURIComponent(feature.project)}/features/${encodeURIComponent(feature.name)}`;
+    return { status: 201, body: feature, headers: { location } };
+  },
+
+  async updateFeature({ params, body }, { change }) {
+    const feature = await change(async (tx, record) => {
+      await requireProject(tx, params.projectId);
+      const before = await requireActiveFeature(tx, params.projectId, params.featureName);
+      if (body.name !== undefined && body.name !== before.name) throw badRequest('name: a flag cannot be renamed; leave name out or send its current name.');
+      const next = editable(before);
+      const type = await validFeatureType(tx, body.type);
+      if (type !== undefined) next.type = type;
+      if (body.description !== undefined) next.description = body.description;
+      if (body.stale !== undefined) next.stale = body.stale;
+      if (body.impressionData !== undefined) next.impressionData = body.impressionData;
+      return describeFeature(tx, await updateMetadata(tx, record, before, next));
+    });
+    return { status: 200, body: feature };
+  },
+
+  async patchFeature({ params, body }, { change }) {
+    const feature = await change(async (tx, record) => {
+      await requireProject(tx, params.projectId);
+      const before = await requireActiveFeature(tx, params.projectId, params.featureName);
+      const next = patchedMetadata(before, body);
+      next.type = (await validFeatureType(tx, next.type))!;
+      return describeFeature(tx, await updateMetadata(tx, record, before, next));
+    });
+    return { status: 200, body: feature };
+  },
+
+  async archiveFeature({ params }, { change }) {
+    await change(async (tx, record) => {
+      await requireProject(tx, params.projectId);
+      await archive(tx, record, await requireActiveFeature(tx, params.projectId, params.featureName));
+    });
+    return { status: 202, body: undefined };
+  },
+
+  async changeFeatureProject({ params, body }, { change }) {
+    await change(async (tx, record) => {
+      await requireProject(tx, params.projectId);
+      const row = await requireActiveFeature(tx, params.projectId, params.featureName);
+      await requireProject(tx, body.newProjectId);
+      if (body.newProjectId === row.project) return;
+      const dependencies = await tx
+        .select()
+        .from(t.featureDependencies)
+        .where(or(eq(t.featureDependencies.child, row.name), eq(t.featureDependencies.parent, row.name)));
+      if (dependencies.length > 0) throw conflict(`The flag "${row.name}" has dependencies; remove them before moving it, since parents and children share a project.`);
+      const targetEnvs = (await tx.select().from(t.projectEnvironments).where(eq(t.projectEnvironments.project, body.newProjectId))).map((e) => e.environment);
+      const currentEnvs = (await tx.select().from(t.featureEnvironments).where(eq(t.featureEnvironments.featureName, row.name))).map((e) => e.environment);
+      for (const environment of currentEnvs.filter((e) => !targetEnvs.includes(e))) {
+        await tx.delete(t.featureStrategies).where(and(eq(t.featureStrategies.featureName, row.name), eq(t.featureStrategies.environment, environment)));
+        await tx.delete(t.featureEnvironments).where(and(eq(t.featureEnvironments.featureName, row.name), eq(t.featureEnvironments.environment, environment)));
+      }
+      const missing = targetEnvs.filter((e) => !currentEnvs.includes(e));
+      if (missing.length > 0) await tx.insert(t.featureEnvironments).values(missing.map((environment) => ({ featureName: row.name, environment })));
+      await tx.update(t.features).set({ project: body.newProjectId }).where(eq(t.features.name, row.name));
+      await record({ type: 'feature-project-change', featureName: row.name, project: body.newProjectId, data: { newProject: body.newProjectId, oldProject: row.project } });
+    });
+    return { status: 200, body: undefined };
+  },
+
+  async markFeaturesStale({ params, body }, { change }) {
+    await change(async (tx, record) => {
+      for (const row of await requireFeaturesOfProject(tx, params.projectId, body.features, false)) {
+        await tx.update(t.features).set({ stale: body.stale }).where(eq(t.features.name, row.name));
+        await recordStaleChange(record, row, body.stale);
+      }
+    });
+    return { status: 202, body: undefined };
+  },
+
+  async archiveFeatures({ params, body }, { change }) {
+    await change(async (tx, record) => {
+      for (const row of await requireFeaturesOfProject(tx, params.projectId, body.features, false)) await archive(tx, record, row);
+    });
+    return { status: 202, body: undefined };
+  },
+
+  async reviveFeatures({ params, body }, { change }) {
+    await change(async (tx, record) => {
+      for (const row of await requireFeaturesOfProject(tx, params.projectId, body.features, true)) await revive(tx, record, row);
+    });
+    return { status: 200, body: undefined };
+  },
+
+  async deleteFeatures({ params, body }, { change }) {
+    await change(async (tx, record) => {
+      await requireProject(tx, params.projectId);
+      for (const name of [...new Set(body.features)]) {
+        const row = await requireFeature(tx, name);
+        if (row.project !== params.projectId) throw notFound(`No flag named "${name}" exists in the project "${params.projectId}".`);
+        await deleteForGood(tx, record, row);
+      }
+    });
+    return { status: 200, body: undefined };
+  },
+
+  async reviveFeature({ params }, { change }) {
+    await change(async (tx, record) => {
+      const row = await requireFeature(tx, params.featureName);
+      if (row.archivedAt === null) throw notFound(`The flag "${row.name}" is not archived.`);
+      await revive(tx, record, row);
+    });
+    return { status: 200, body: undefined };
+  },
+
+  async deleteArchivedFeature({ params }, { change }) {
+    await change(async (tx, record) => deleteForGood(tx, record, await requireFeature(tx, params.featureName)));
+    return { status: 200, body: undefined };
+  },
+} satisfies Partial<Handlers>;
