@@ -1,0 +1,389 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { parse } from 'yaml';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { operationTable } from '../generated/operations.js';
+import * as t from '../db/schema.js';
+import { hashSecret } from '../server/tokens.js';
+import { call, expectError, startTestApp, type RawResponse, type TestApp } from './support/app.js';
+
+type Schema = Record<string, any>;
+
+interface ContractOperation {
+  parameters?: Schema[];
+  requestBody?: { content?: Record<string, { schema: Schema }> };
+}
+
+const contract = parse(readFileSync(new URL('../openapi.yaml', import.meta.url), 'utf8')) as {
+  paths: Record<string, Record<string, ContractOperation> & { parameters?: Schema[] }>;
+  components: Record<string, Record<string, Schema>>;
+};
+
+/** Follows `$ref`s into the contract's components. */
+function resolve(schema: Schema): Schema {
+  let current = schema;
+  while (current.$ref) {
+    const [, kind, name] = /^#\/components\/([^/]+)\/(.+)$/.exec(String(current.$ref))!;
+    current = contract.components[kind!]![name!]!;
+  }
+  return current;
+}
+
+/** A schema with its `allOf` parts merged in. */
+function flatten(input: Schema): Schema {
+  const schema = resolve(input);
+  if (!schema.allOf) return schema;
+  const { allOf, ...rest } = schema;
+  return Object.assign({}, ...allOf.map((part: Schema) => flatten(part)), rest);
+}
+
+/** A plausible value for a schema: required fields only (all fields when none is required). */
+function example(input: Schema): unknown {
+  const schema = flatten(input);
+  if ('const' in schema) return schema.const;
+  if (schema.enum) return schema.enum[0];
+  const types: string[] = Array.isArray(schema.type) ? schema.type : [schema.type ?? (schema.items ? 'array' : 'object')];
+  const type = types.find((x) => x !== 'null') ?? 'null';
+  switch (type) {
+    case 'object': {
+      const properties: Record<string, Schema> = schema.properties ?? {};
+      const names: string[] = schema.required?.length ? schema.required : Object.keys(properties);
+      const value = Object.fromEntries(names.map((name) => [name, example(properties[name] ?? { type: 'string' })]));
+      if (Object.keys(value).length < (schema.minProperties ?? 0) && typeof schema.additionalProperties === 'object') {
+        value.x1 = example(schema.additionalProperties);
+      }
+      return value;
+    }
+    case 'array':
+      return Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => example(schema.items ?? { type: 'string' }));
+    case 'integer':
+    case 'number':
+      return Math.max(1, schema.minimum ?? 1);
+    case 'boolean':
+      return false;
+    case 'null':
+      return null;
+    default: {
+      if (schema.format === 'date-time') return new Date(Date.UTC(2099, 0, 1)).toISOString();
+      if (!schema.pattern) return 'x1';
+      const pattern = new RegExp(schema.pattern);
+      const fitting = ['x1', 'x-1', '#000000', 'x1x1'].find((candidate) => pattern.test(candidate));
+      if (fitting !== undefined) return fitting;
+      if (types.includes('null')) return null;
+      throw new Error(`no example for the pattern ${schema.pattern}`);
+    }
+  }
+}
+
+const UNKNOWN_FIELD = 'surelyNotAField';
+
+/** The example with an unknown field where the schema forbids one (in the first item of an array), or undefined. */
+function withUnknownField(input: Schema, value: unknown): unknown {
+  const schema = flatten(input);
+  if (Array.isArray(value) && schema.items) {
+    const first = withUnknownField(schema.items, value[0]);
+    return first === undefined ? undefined : [first, ...value.slice(1)];
+  }
+  if (value && typeof value === 'object' && schema.additionalProperties === false) return { ...value, [UNKNOWN_FIELD]: 1 };
+  return undefined;
+}
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+const ajv = addFormats(new Ajv2020({ strict: false }));
+ajv.addSchema({ $id: 'contract', components: contract.components });
+const validatorOf = (schema: Schema) => ajv.compile(schema.$ref ? { $ref: `contract${schema.$ref}` } : schema);
+
+interface Operation {
+  id: string;
+  method: string;
+  path: string;
+  /** The path with every parameter filled in with a plausible value. */
+  url: string;
+  bodySchema?: Schema;
+  body?: unknown;
+  /** The body with an unknown field, when the body's schema forbids unknown fields. */
+  bodyWithUnknownField?: unknown;
+  /** A JSON body of the wrong type: an array for an object, an object for an array. */
+  wrongTypeBody?: string;
+}
+
+const operations: Operation[] = Object.entries(operationTable).map(([id, op]) => {
+  const pathItem = contract.paths[op.path];
+  const operation = pathItem?.[op.method.toLowerCase()];
+  const parameters = [...(pathItem?.parameters ?? []), ...(operation?.parameters ?? [])].map(resolve);
+  const url = op.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
+    const parameter = parameters.find((p) => p.in === 'path' && p.name === name);
+    return encodeURIComponent(String(parameter?.schema ? example(parameter.schema) : 'x1'));
+  });
+  const bodySchema = operation?.requestBody?.content?.['application/json']?.schema;
+  if (!bodySchema) return { id, method: op.method, path: op.path, url };
+  const body = example(bodySchema);
+  return {
+    id,
+    method: op.method,
+    path: op.path,
+    url,
+    bodySchema,
+    body,
+    bodyWithUnknownField: withUnknownField(bodySchema, body),
+    wrongTypeBody: Array.isArray(body) ? '{}' : '[]',
+  };
+});
+const adminOperations = operations.filter((op) => !operationTable[op.id as keyof typeof operationTable].public && op.path.startsWith('/api/admin'));
+const bodyOperations = operations.filter((op) => op.bodySchema);
+const unknownFieldOperations = bodyOperations.filter((op) => op.bodyWithUnknownField !== undefined);
+
+/** The operation's valid-looking JSON body when it takes one. */
+const withBody = (op: Operation) => (op.bodySchema ? { body: op.body as object } : {});
+
+function expectNoServerError(response: RawResponse) {
+  expect(response.status, response.text).toBeLessThan(500);
+}
+
+let app: TestApp;
+let clientToken: string;
+let frontendToken: string;
+const unknownToken = `*:*.${randomBytes(28).toString('hex')}`;
+
+async function createToken(body: object): Promise<string> {
+  const response = await call(app, 'POST', '/api/admin/api-tokens', { body });
+  expect(response.status, response.text).toBe(201);
+  return response.json.secret as string;
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  clientToken = await createToken({ tokenName: 'access-client', type: 'client', environment: 'development' });
+  frontendToken = await createToken({ tokenName: 'access-frontend', type: 'frontend', environment: 'development' });
+});
+
+describe('the operation table', () => {
+  it('has admin operations and operations with a request body to check', () => {
+    expect(adminOperations.length).toBeGreaterThanOrEqual(14);
+    expect(bodyOperations.map((op) => op.id)).toEqual(expect.arrayContaining(['createApiToken', 'createTag', 'createTagType', 'updateTagType']));
+    expect(unknownFieldOperations.map((op) => op.id)).toEqual(expect.arrayContaining(['createApiToken', 'createTag', 'createTagType', 'updateTagType']));
+    for (const op of operations) expect(contract.paths[op.path]?.[op.method.toLowerCase()], op.id).toBeDefined();
+  });
+
+  it.each(bodyOperations)('builds a body for $id that the contract accepts, and refuses with an unknown field or of the wrong type', (op) => {
+    const validate = validatorOf(op.bodySchema!);
+    expect(validate(op.body), JSON.stringify(validate.errors)).toBe(true);
+    if (op.bodyWithUnknownField !== undefined) expect(validate(op.bodyWithUnknownField)).toBe(false);
+    expect(validate(JSON.parse(op.wrongTypeBody!))).toBe(false);
+  });
+});
+
+describe('authentication and permission on every admin operation', () => {
+  it.each(adminOperations)('$method $path ($id): no Authorization header → 401', async (op) => {
+    const response = await call(app, op.method, op.url, { token: null, ...withBody(op) });
+    expectError(response, 401, 'AuthenticationRequired');
+  });
+
+  it.each(adminOperations)('$method $path ($id): an unknown token → 401', async (op) => {
+    const response = await call(app, op.method, op.url, { token: unknownToken, ...withBody(op) });
+    expectError(response, 401, 'AuthenticationRequired');
+  });
+
+  it.each(adminOperations)('$method $path ($id): an unknown token with a Bearer prefix → 401', async (op) => {
+    const response = await call(app, op.method, op.url, { token: `Bearer ${unknownToken}`, ...withBody(op) });
+    expectError(response, 401, 'AuthenticationRequired');
+  });
+
+  it.each(adminOperations)('$method $path ($id): a client token → 403', async (op) => {
+    const response = await call(app, op.method, op.url, { token: clientToken, ...withBody(op) });
+    expectError(response, 403, 'NoAccessError');
+  });
+
+  it.each(adminOperations)('$method $path ($id): a client token with a Bearer prefix → 403', async (op) => {
+    const response = await call(app, op.method, op.url, { token: `Bearer ${clientToken}`, ...withBody(op) });
+    expectError(response, 403, 'NoAccessError');
+  });
+
+  it.each(adminOperations)('$method $path ($id): a frontend token → 403', async (op) => {
+    const response = await call(app, op.method, op.url, { token: frontendToken, ...withBody(op) });
+    expectError(response, 403, 'NoAccessError');
+  });
+
+  it.each(adminOperations)('$method $path ($id): the admin token gets past authentication and permission', async (op) => {
+    const response = await call(app, op.method, op.url, withBody(op));
+    expectNoServerError(response);
+    expect(response.status).not.toBe(401);
+    expect(response.status).not.toBe(403);
+  });
+});
+
+describe('request bodies on every operation that takes one', () => {
+  it.each(bodyOperations.flatMap((op) => ['text/plain', 'application/xml'].map((contentType) => ({ ...op, contentType }))))(
+    '$method $path ($id): a $contentType body with the admin token → 415',
+    async (op) => {
+      const response = await call(app, op.method, op.url, { body: JSON.stringify(op.body), contentType: op.contentType });
+      expectError(response, 415, 'ContentTypeerror');
+    },
+  );
+
+  it.each(bodyOperations)('$method $path ($id): a client token with a text/plain body → 403, not 415', async (op) => {
+    const response = await call(app, op.method, op.url, { token: clientToken, body: JSON.stringify(op.body), contentType: 'text/plain' });
+    expectError(response, 403, 'NoAccessError');
+  });
+
+  it.each(bodyOperations)('$method $path ($id): no credential with a text/plain body → 401, not 415', async (op) => {
+    const response = await call(app, op.method, op.url, { token: null, body: JSON.stringify(op.body), contentType: 'text/plain' });
+    expectError(response, 401, 'AuthenticationRequired');
+  });
+
+  it.each(unknownFieldOperations)('$method $path ($id): a client token with an unknown field → 403, not 400', async (op) => {
+    const response = await call(app, op.method, op.url, { token: clientToken, body: op.bodyWithUnknownField as object });
+    expectError(response, 403, 'NoAccessError');
+  });
+
+  it.each(bodyOperations)('$method $path ($id): a client token with a body of the wrong type → 403, not 400', async (op) => {
+    const response = await call(app, op.method, op.url, { token: clientToken, body: op.wrongTypeBody! });
+    expectError(response, 403, 'NoAccessError');
+  });
+
+  it.each(bodyOperations)('$method $path ($id): a client token with malformed JSON → 403, not 400', async (op) => {
+    const response = await call(app, op.method, op.url, { token: clientToken, body: '{"name": ' });
+    expectError(response, 403, 'NoAccessError');
+  });
+
+  it.each(bodyOperations)('$method $path ($id): no credential with malformed JSON → 401, not 400', async (op) => {
+    const response = await call(app, op.method, op.url, { token: null, body: '{"name": ' });
+    expectError(response, 401, 'AuthenticationRequired');
+  });
+
+  it.each(unknownFieldOperations)('$method $path ($id): a JSON body with an unknown field → 400 naming the field', async (op) => {
+    const response = await call(app, op.method, op.url, { body: op.bodyWithUnknownField as object });
+    const error = expectError(response, 400, 'ValidationError');
+    expect(error.message).toContain(UNKNOWN_FIELD);
+  });
+
+  it.each(unknownFieldOperations)('$method $path ($id): the same field with a charset parameter → 400, not 415', async (op) => {
+    const response = await call(app, op.method, op.url, {
+      body: op.bodyWithUnknownField as object,
+      contentType: 'application/json; charset=utf-8',
+    });
+    expectError(response, 400, 'ValidationError');
+  });
+
+  it.each(bodyOperations)('$method $path ($id): no body at all → 400', async (op) => {
+    const response = await call(app, op.method, op.url);
+    expectError(response, 400, 'ValidationError');
+  });
+
+  it.each(bodyOperations)('$method $path ($id): an empty application/json body → 400', async (op) => {
+    const response = await call(app, op.method, op.url, { body: '' });
+    expectError(response, 400, 'ValidationError');
+  });
+
+  it.each(bodyOperations)('$method $path ($id): malformed JSON → 400', async (op) => {
+    const response = await call(app, op.method, op.url, { body: '{"name": ' });
+    expectError(response, 400, 'ValidationError');
+  });
+
+  it.each(bodyOperations)('$method $path ($id): a JSON body of the wrong type → 400', async (op) => {
+    const response = await call(app, op.method, op.url, { body: op.wrongTypeBody! });
+    expectError(response, 400, 'ValidationError');
+  });
+});
+
+describe('credentials', () => {
+  it('accepts `Bearer <token>` like `<token>`', async () => {
+    const plain = await call(app, 'GET', '/api/admin/tag-types');
+    const bearer = await call(app, 'GET', '/api/admin/tag-types', { token: `Bearer ${app.adminToken}` });
+    expect(plain.status).toBe(200);
+    expect(bearer.status).toBe(200);
+    expect(bearer.json).toEqual(plain.json);
+  });
+
+  it('refuses an expired token with 401, while the same kind of row unexpired works', async () => {
+    const expired = `*:*.${randomBytes(28).toString('hex')}`;
+    const valid = `*:*.${randomBytes(28).toString('hex')}`;
+    await app.db.insert(t.apiTokens).values([
+      { secretHash: hashSecret(expired), tokenName: 'expired', type: 'admin', environment: '*', projects: ['*'], expiresAt: new Date(Date.UTC(2001, 0, 1)) },
+      { secretHash: hashSecret(valid), tokenName: 'valid', type: 'admin', environment: '*', projects: ['*'], expiresAt: new Date(Date.UTC(2099, 0, 1)) },
+    ]);
+    expectError(await call(app, 'GET', '/api/admin/tag-types', { token: expired }), 401, 'AuthenticationRequired');
+    expectError(await call(app, 'GET', '/api/admin/tag-types', { token: `Bearer ${expired}` }), 401, 'AuthenticationRequired');
+    expect((await call(app, 'GET', '/api/admin/tag-types', { token: valid })).status).toBe(200);
+  });
+
+  it('refuses an empty Authorization header and a bare "Bearer" with 401', async () => {
+    expectError(await call(app, 'GET', '/api/admin/tag-types', { token: null, headers: { authorization: '' } }), 401, 'AuthenticationRequired');
+    expectError(await call(app, 'GET', '/api/admin/tag-types', { token: 'Bearer ' }), 401, 'AuthenticationRequired');
+  });
+});
+
+describe('paths outside the operations', () => {
+  it('answers an unknown /api path with a 404 Error object', async () => {
+    const response = await call(app, 'GET', '/api/admin/no-such-thing');
+    const error = expectError(response, 404, 'NotFoundError');
+    expect(error.message).toContain('/api/admin/no-such-thing');
+    expectError(await call(app, 'POST', '/api/no/such/path', { body: {} }), 404, 'NotFoundError');
+  });
+
+  it('serves GET /health without a credential, and with a wrong one', async () => {
+    const response = await call(app, 'GET', '/health', { token: null });
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual({ health: 'GOOD' });
+    const withUnknown = await call(app, 'GET', '/health', { token: unknownToken });
+    expect(withUnknown.status).toBe(200);
+    expect(withUnknown.json).toEqual({ health: 'GOOD' });
+  });
+
+  it('sends an x-request-id header on successes and on errors', async () => {
+    const responses = [
+      await call(app, 'GET', '/health', { token: null }),
+      await call(app, 'GET', '/api/admin/tag-types'),
+      await call(app, 'GET', '/api/admin/tag-types', { token: null }),
+      await call(app, 'GET', '/api/admin/tag-types', { token: clientToken }),
+      await call(app, 'POST', '/api/admin/tag-types', { body: 'x', contentType: 'text/plain' }),
+      await call(app, 'GET', '/api/admin/no-such-thing'),
+    ];
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 401, 403, 415, 404]);
+    const ids = responses.map((r) => r.headers['x-request-id']);
+    for (const id of ids) {
+      expect(typeof id).toBe('string');
+      expect((id as string).length).toBeGreaterThan(0);
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('AUTH_TYPE none', () => {
+  let open: TestApp;
+  beforeAll(async () => {
+    open = await startTestApp({ authType: 'none' });
+  });
+
+  it('serves admin operations without an Authorization header', async () => {
+    const list = await call(open, 'GET', '/api/admin/tag-types', { token: null });
+    expect(list.status).toBe(200);
+    expect(list.json.tagTypes.map((type: { name: string }) => type.name)).toContain('simple');
+    expect((await call(open, 'GET', '/api/admin/events', { token: null })).status).toBe(200);
+    expect((await call(open, 'GET', '/api/admin/api-tokens', { token: null })).status).toBe(200);
+  });
+
+  it('records createdBy "unknown" on events of writes without a credential', async () => {
+    const name = `open-${randomBytes(4).toString('hex')}`;
+    const created = await call(open, 'POST', '/api/admin/tag-types', { token: null, body: { name } });
+    expect(created.status).toBe(201);
+    const deleted = await call(open, 'DELETE', `/api/admin/tag-types/${name}`, { token: null });
+    expect(deleted.status).toBe(200);
+    const events = (await call(open, 'GET', '/api/admin/events', { token: null })).json.events as {
+      type: string;
+      createdBy: string;
+      data: { name?: string } | null;
+      preData: { name?: string } | null;
+    }[];
+    const mine = events.filter((e) => e.data?.name === name || e.preData?.name === name);
+    expect(mine.map((e) => e.type).sort()).toEqual(['tag-type-created', 'tag-type-deleted']);
+    for (const event of mine) expect(event.createdBy).toBe('unknown');
+  });
+
+  it('still checks the content type and the body', async () => {
+    expectError(await call(open, 'POST', '/api/admin/tag-types', { token: null, body: 'name', contentType: 'text/plain' }), 415, 'ContentTypeerror');
+    expectError(await call(open, 'POST', '/api/admin/tag-types', { token: null, body: { name: 'okay', [UNKNOWN_FIELD]: 1 } }), 400, 'ValidationError');
+  });
+});

@@ -1,0 +1,288 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as t from '../db/schema.js';
+import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+  await app.db.insert(t.projects).values({ id: 'second', name: 'Second project' });
+  await app.db.insert(t.projectEnvironments).values({ project: 'second', environment: 'development' });
+});
+
+interface Token {
+  id: number;
+  tokenName: string;
+  type: string;
+  environment: string;
+  project: string;
+  projects: string[];
+  expiresAt: string | null;
+  createdAt: string;
+  seenAt: string | null;
+  secret?: string;
+}
+
+interface Event {
+  type: string;
+  createdBy: string;
+  environment: string | null;
+  project: string | null;
+  data: Record<string, unknown> | null;
+  preData: Record<string, unknown> | null;
+}
+
+/** The random part of a secret: what must never leak, whatever encoding the rest gets. */
+const randomPart = (secret: string) => secret.slice(secret.lastIndexOf('.') + 1);
+
+async function create(body: object): Promise<Token & { secret: string }> {
+  const response = await call(app, 'POST', '/api/admin/api-tokens', { body });
+  expect(response.status, response.text).toBe(201);
+  return response.json;
+}
+
+async function listTokens() {
+  const response = await call(app, 'GET', '/api/admin/api-tokens');
+  expect(response.status).toBe(200);
+  return { tokens: response.json.tokens as Token[], text: response.text };
+}
+
+async function events() {
+  const response = await call(app, 'GET', '/api/admin/events');
+  expect(response.status).toBe(200);
+  return { events: response.json.events as Event[], text: response.text };
+}
+
+function expectNowhere(secret: string, texts: string[]) {
+  for (const text of texts) {
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain(randomPart(secret));
+  }
+}
+
+interface CreateCase {
+  tokenName: string;
+  type: string;
+  environment?: string;
+  project?: string;
+  projects?: string[];
+}
+
+describe('creating API tokens', () => {
+  it.each<[string, CreateCase, RegExp, string, string[]]>([
+    ['a client token for all projects', { tokenName: 'all-projects', type: 'client', environment: 'development' }, /^\*:development\.[0-9a-f]{56}$/, 'client', ['*']],
+    ['a client token for one project', { tokenName: 'one-project', type: 'client', environment: 'development', projects: ['default'] }, /^default:development\.[0-9a-f]{56}$/, 'client', ['default']],
+    ['a client token named by `project`', { tokenName: 'single', type: 'client', environment: 'production', project: 'default' }, /^default:production\.[0-9a-f]{56}$/, 'client', ['default']],
+    ['a client token for several projects', { tokenName: 'several', type: 'client', environment: 'development', projects: ['default', 'second'] }, /^\[\]:development\.[0-9a-f]{56}$/, 'client', ['default', 'second']],
+    ['a frontend token', { tokenName: 'browser', type: 'frontend', environment: 'development' }, /^\*:development\.[0-9a-f]{56}$/, 'frontend', ['*']],
+    ['an admin token', { tokenName: 'ops', type: 'admin' }, /^\*:\*\.[0-9a-f]{56}$/, 'admin', ['*']],
+    ['an admin token with environment *', { tokenName: 'ops-star', type: 'admin', environment: '*' }, /^\*:\*\.[0-9a-f]{56}$/, 'admin', ['*']],
+    ['a backend token (alias of client)', { tokenName: 'backend-alias', type: 'backend', environment: 'development' }, /^\*:development\.[0-9a-f]{56}$/, 'client', ['*']],
+    ['an upper-case CLIENT token', { tokenName: 'upper', type: 'CLIENT', environment: 'development' }, /^\*:development\.[0-9a-f]{56}$/, 'client', ['*']],
+  ])('creates %s with 201 and a secret in Unleash format', async (_case, body, format, type, projects) => {
+    const response = await call(app, 'POST', '/api/admin/api-tokens', { body });
+    expect(response.status, response.text).toBe(201);
+    expect(response.headers.location).toBe('/api/admin/api-tokens');
+    const token = response.json as Token;
+    expect(token.secret).toMatch(format);
+    expect(token).toMatchObject({ tokenName: body.tokenName, type, projects, project: projects.join(','), expiresAt: null, seenAt: null });
+    expect(token.environment).toBe(type === 'admin' ? '*' : body.environment);
+    expect(Number.isInteger(token.id)).toBe(true);
+    expect(Number.isNaN(Date.parse(token.createdAt))).toBe(false);
+    const { tokens } = await listTokens();
+    expect(tokens.find((listed) => listed.id === token.id)).toMatchObject({ tokenName: body.tokenName, type, projects });
+  });
+
+  it('defaults the environment of a client token to development', async () => {
+    const token = await create({ tokenName: 'no-environment', type: 'client' });
+    expect(token.environment).toBe('development');
+    expect(token.secret).toMatch(/^\*:development\.[0-9a-f]{56}$/);
+  });
+
+  it('keeps a future expiry', async () => {
+    const expiresAt = new Date(Date.UTC(2099, 5, 1)).toISOString();
+    const token = await create({ tokenName: 'expiring', type: 'client', environment: 'development', expiresAt });
+    expect(Date.parse(token.expiresAt!)).toBe(Date.parse(expiresAt));
+    expect((await call(app, 'GET', '/api/admin/tag-types', { token: token.secret })).status).toBe(403);
+  });
+
+  it('makes every new secret different', async () => {
+    const a = await create({ tokenName: 'twin', type: 'client', environment: 'development' });
+    const b = await create({ tokenName: 'twin', type: 'client', environment: 'development' });
+    expect(a.secret).not.toBe(b.secret);
+    expect(a.id).not.toBe(b.id);
+  });
+
+  it('gives a working credential: a client token gets 403 on the admin API, an admin token 200', async () => {
+    const client = await create({ tokenName: 'works-client', type: 'client', environment: 'development' });
+    expectError(await call(app, 'GET', '/api/admin/tag-types', { token: client.secret }), 403, 'NoAccessError');
+    const admin = await create({ tokenName: 'works-admin', type: 'admin' });
+    const response = await call(app, 'GET', '/api/admin/tag-types', { token: admin.secret });
+    expect(response.status).toBe(200);
+    expect((await call(app, 'GET', '/api/admin/api-tokens', { token: `Bearer ${admin.secret}` })).status).toBe(200);
+  });
+
+  it('lets a created admin token create tokens itself', async () => {
+    const admin = await create({ tokenName: 'creator', type: 'admin' });
+    const response = await call(app, 'POST', '/api/admin/api-tokens', { token: admin.secret, body: { tokenName: 'made-by-creator', type: 'client' } });
+    expect(response.status, response.text).toBe(201);
+    const { events: all } = await events();
+    const event = all.find((e) => e.type === 'api-token-created' && e.data?.tokenName === 'made-by-creator');
+    expect(event?.createdBy).toBe('creator');
+  });
+});
+
+describe('secrets stay secret', () => {
+  let secret: string;
+  let id: number;
+  beforeAll(async () => {
+    const token = await create({ tokenName: 'hush', type: 'client', environment: 'development', projects: ['default'] });
+    secret = token.secret;
+    id = token.id;
+    // Use it, so that a request carrying it is logged too.
+    await call(app, 'GET', '/api/admin/tag-types', { token: secret });
+    await call(app, 'GET', '/api/admin/tag-types', { token: `Bearer ${secret}` });
+  });
+
+  it('lists tokens without any secret field and without the secret anywhere in the answer', async () => {
+    const { tokens, text } = await listTokens();
+    expect(tokens.length).toBeGreaterThan(1);
+    for (const token of tokens) expect(Object.keys(token)).not.toContain('secret');
+    expect(tokens.find((token) => token.id === id)).toMatchObject({ tokenName: 'hush', type: 'client', environment: 'development', projects: ['default'], project: 'default' });
+    expectNowhere(secret, [text]);
+  });
+
+  it('writes an api-token-created event without the secret', async () => {
+    const { events: all, text } = await events();
+    const event = all.find((e) => e.type === 'api-token-created' && e.data?.tokenName === 'hush');
+    expect(event).toMatchObject({ environment: 'development', project: 'default', data: { id, type: 'client' } });
+    expect(Object.keys(event!.data!)).not.toContain('secret');
+    expectNowhere(secret, [text]);
+  });
+
+  it('writes the secret into no log line', async () => {
+    expect(app.logs.length).toBeGreaterThan(0);
+    expectNowhere(secret, app.logs);
+  });
+});
+
+describe('revoking API tokens', () => {
+  it('revokes by secret: 200, the token stops authenticating, an api-token-deleted event', async () => {
+    const token = await create({ tokenName: 'revoke-by-secret', type: 'admin' });
+    expect((await call(app, 'GET', '/api/admin/tag-types', { token: token.secret })).status).toBe(200);
+    const response = await call(app, 'DELETE', `/api/admin/api-tokens/${token.secret}`);
+    expect(response.status, response.text).toBe(200);
+    expectError(await call(app, 'GET', '/api/admin/tag-types', { token: token.secret }), 401, 'AuthenticationRequired');
+    const { tokens } = await listTokens();
+    expect(tokens.map((listed) => listed.id)).not.toContain(token.id);
+    const { events: all, text } = await events();
+    const event = all.find((e) => e.type === 'api-token-deleted' && e.preData?.id === token.id);
+    expect(event).toMatchObject({ preData: { tokenName: 'revoke-by-secret', type: 'admin' } });
+    expect(Object.keys(event!.preData!)).not.toContain('secret');
+    expectNowhere(token.secret, [text, ...app.logs]);
+  });
+
+  it('revokes by id: 200, the token stops authenticating, an api-token-deleted event', async () => {
+    const token = await create({ tokenName: 'revoke-by-id', type: 'client', environment: 'development' });
+    expectError(await call(app, 'GET', '/api/admin/tag-types', { token: token.secret }), 403, 'NoAccessError');
+    const response = await call(app, 'DELETE', `/api/admin/api-tokens/${token.id}`);
+    expect(response.status, response.text).toBe(200);
+    expectError(await call(app, 'GET', '/api/admin/tag-types', { token: token.secret }), 401, 'AuthenticationRequired');
+    const { events: all } = await events();
+    const event = all.find((e) => e.type === 'api-token-deleted' && e.preData?.id === token.id);
+    expect(event).toMatchObject({ environment: 'development', preData: { tokenName: 'revoke-by-id', type: 'client' } });
+  });
+
+  it('revokes a token named by a percent-encoded secret of several projects', async () => {
+    const token = await create({ tokenName: 'revoke-several', type: 'client', environment: 'development', projects: ['default', 'second'] });
+    const response = await call(app, 'DELETE', `/api/admin/api-tokens/${encodeURIComponent(token.secret)}`);
+    expect(response.status, response.text).toBe(200);
+    expectError(await call(app, 'GET', '/api/admin/tag-types', { token: token.secret }), 401, 'AuthenticationRequired');
+    expectNowhere(token.secret, app.logs);
+  });
+
+  it('answers 404 for an unknown secret or id, and a second revocation', async () => {
+    expectError(await call(app, 'DELETE', `/api/admin/api-tokens/*:development.${'0'.repeat(56)}`), 404, 'NotFoundError');
+    expectError(await call(app, 'DELETE', '/api/admin/api-tokens/987654321'), 404, 'NotFoundError');
+    const token = await create({ tokenName: 'twice', type: 'client', environment: 'development' });
+    expect((await call(app, 'DELETE', `/api/admin/api-tokens/${token.id}`)).status).toBe(200);
+    expectError(await call(app, 'DELETE', `/api/admin/api-tokens/${token.id}`), 404, 'NotFoundError');
+    expectError(await call(app, 'DELETE', `/api/admin/api-tokens/${token.secret}`), 404, 'NotFoundError');
+  });
+
+  it('writes no api-token-deleted event for an unknown token', async () => {
+    const before = (await events()).events.filter((e) => e.type === 'api-token-deleted').length;
+    expectError(await call(app, 'DELETE', '/api/admin/api-tokens/876543219'), 404, 'NotFoundError');
+    expect((await events()).events.filter((e) => e.type === 'api-token-deleted')).toHaveLength(before);
+  });
+
+  it.each(['/api/admin//api-tokens/', '/api/admin/api-tokens//'])('keeps the secret out of the logs also when revoked through %s<secret>', async (prefix) => {
+    const token = await create({ tokenName: 'revoke-doubled-slash', type: 'client', environment: 'development' });
+    const response = await call(app, 'DELETE', `${prefix}${token.secret}`);
+    expect(response.status).toBe(200);
+    expectError(await call(app, 'GET', '/api/admin/tag-types', { token: token.secret }), 401, 'AuthenticationRequired');
+    expectNowhere(token.secret, app.logs);
+  });
+
+  it('keeps the secret out of the logs also when the path has a trailing slash', async () => {
+    const token = await create({ tokenName: 'revoke-trailing-slash', type: 'client', environment: 'development' });
+    const response = await call(app, 'DELETE', `/api/admin/api-tokens/${token.secret}/`);
+    expect(response.status).toBe(200);
+    expectNowhere(token.secret, app.logs);
+  });
+});
+
+describe('refusing invalid tokens with 400 naming the field', () => {
+  it.each([
+    ['environment * for a client token', { tokenName: 'x', type: 'client', environment: '*' }, 'environment'],
+    ['environment * for a frontend token', { tokenName: 'x', type: 'frontend', environment: '*' }, 'environment'],
+    ['an unknown environment', { tokenName: 'x', type: 'client', environment: 'staging' }, 'environment'],
+    ['an unknown project in projects', { tokenName: 'x', type: 'client', environment: 'development', projects: ['nowhere'] }, 'project'],
+    ['an unknown project among several', { tokenName: 'x', type: 'client', environment: 'development', projects: ['default', 'nowhere'] }, 'project'],
+    ['an unknown project in project', { tokenName: 'x', type: 'client', environment: 'development', project: 'nowhere' }, 'project'],
+    ['an expiry in the past', { tokenName: 'x', type: 'client', environment: 'development', expiresAt: '2001-01-01T00:00:00.000Z' }, 'expiresAt'],
+    ['an expiry that is not a date-time', { tokenName: 'x', type: 'client', environment: 'development', expiresAt: 'tomorrow' }, 'expiresAt'],
+    ['an unknown body field', { tokenName: 'x', type: 'client', environment: 'development', username: 'me' }, 'username'],
+    ['no tokenName', { type: 'client', environment: 'development' }, 'tokenName'],
+    ['an empty tokenName', { tokenName: '', type: 'client', environment: 'development' }, 'tokenName'],
+    ['no type', { tokenName: 'x', environment: 'development' }, 'type'],
+    ['a bad type', { tokenName: 'x', type: 'superuser', environment: 'development' }, 'type'],
+    ['an empty projects list', { tokenName: 'x', type: 'client', environment: 'development', projects: [] }, 'projects'],
+    ['an admin token for environment development', { tokenName: 'x', type: 'admin', environment: 'development' }, 'environment'],
+    ['an admin token for one project', { tokenName: 'x', type: 'admin', projects: ['default'] }, 'projects'],
+  ])('refuses %s', async (_case, body, field) => {
+    const before = (await listTokens()).tokens.length;
+    const response = await call(app, 'POST', '/api/admin/api-tokens', { body });
+    const error = expectError(response, 400, 'ValidationError');
+    expect(error.message).toContain(field);
+    expect((await listTokens()).tokens).toHaveLength(before);
+  });
+});
+
+describe('tokens configured at start', () => {
+  it('authenticates an INIT client token as a client: 403 on the admin API, not 401', async () => {
+    const configured = await startTestApp({ initTokens: { client: ['default:development.abc123'] } });
+    expectError(await call(configured, 'GET', '/api/admin/tag-types', { token: 'default:development.abc123' }), 403, 'NoAccessError');
+    expectError(await call(configured, 'GET', '/api/admin/tag-types', { token: 'default:development.abc124' }), 401, 'AuthenticationRequired');
+    const { json } = await call(configured, 'GET', '/api/admin/api-tokens');
+    expect(json.tokens).toContainEqual(expect.objectContaining({ type: 'client', environment: 'development', projects: ['default'] }));
+    expectNowhere('default:development.abc123', [JSON.stringify(json), ...configured.logs]);
+  });
+
+  it('authenticates an INIT admin and frontend token', async () => {
+    const configured = await startTestApp({ initTokens: { admin: ['*:*.configuredadmin1'], frontend: ['*:production.configuredfrontend1'] } });
+    expect((await call(configured, 'GET', '/api/admin/tag-types', { token: '*:*.configuredadmin1' })).status).toBe(200);
+    expectError(await call(configured, 'GET', '/api/admin/tag-types', { token: '*:production.configuredfrontend1' }), 403, 'NoAccessError');
+  });
+
+  it.each([
+    ['a client token without a scope', { client: ['abc123'] }],
+    ['a client token without a secret part', { client: ['default:development'] }],
+    ['a client token for every environment', { client: ['default:*.abc123'] }],
+    ['a client token for an unknown environment', { client: ['default:staging.abc123'] }],
+    ['a client token for an unknown project', { client: ['nowhere:development.abc123'] }],
+    ['an admin token that is not *:*', { admin: ['default:development.abc123'] }],
+    ['a frontend token without a scope', { frontend: ['justasecret'] }],
+  ])('refuses to start with %s', async (_case, initTokens) => {
+    await expect(startTestApp({ initTokens })).rejects.toThrow(/token/);
+  });
+});
