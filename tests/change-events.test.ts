@@ -12,7 +12,7 @@ const envPath = (flag: string, env = 'development') => `${flagPath(flag)}/enviro
 
 async function newestEvents(count: number) {
   const response = await call(app, 'GET', '/api/admin/events');
-  return response.json.events.slice(0, count) as { type: string; featureName: string | null; project: string | null; environment: string | null }[];
+  return response.json.events.slice(0, count) as { id: number; type: string; featureName: string | null; project: string | null; environment: string | null }[];
 }
 
 async function newestId(): Promise<number> {
@@ -106,7 +106,7 @@ describe('every change writes its events', () => {
   it.each(changes.map(([name, run, expected], i) => [name, i, run, expected] as const))('%s', async (_name, _i, run, expected) => {
     const before = await newestId();
     await run();
-    const written = (await newestEvents(expected.length + 1)).filter((e) => (e as { id: number } & typeof e).id > before).reverse();
+    const written = (await newestEvents(expected.length + 1)).filter((e) => e.id > before).reverse();
     expect(written).toHaveLength(expected.length);
     written.forEach((event, i) => {
       const want = expected[i]!;
