@@ -1,13 +1,12 @@
 import { and, eq } from 'drizzle-orm';
-import jsonPatch from 'fast-json-patch';
 import type { components } from '../generated/api.js';
 import type { Handlers } from '../generated/handlers.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import type { RecordEvent } from '../server/events.js';
-import { badRequest } from '../server/errors.js';
 import { assertMatchesSchema } from '../server/schema-check.js';
 import { resolveTarget, type Target } from './feature-strategies.js';
+import { applyJsonPatch } from './json-patch.js';
 import { normalizeVariants } from './strategy-rules.js';
 
 type Variant = components['schemas']['Variant'];
@@ -48,12 +47,7 @@ export const environmentVariantHandlers = {
   async patchEnvironmentVariants({ params, body }, { change }) {
     const variants = await change(async (tx, record) => {
       const target = await resolveTarget(tx, params);
-      let patched: unknown;
-      try {
-        patched = jsonPatch.applyPatch(structuredClone(await variantsOf(tx, target)), body as jsonPatch.Operation[], true, false).newDocument;
-      } catch (error) {
-        throw badRequest(`body: the patch cannot be applied: ${(error as Error).message.split('\n')[0]}`);
-      }
+      const patched = applyJsonPatch(await variantsOf(tx, target), body);
       assertMatchesSchema('Variants', patched, 'variants');
       return storeVariants(tx, record, target, patched as Variant[]);
     });

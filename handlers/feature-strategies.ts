@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, eq, inArray } from 'drizzle-orm';
-import jsonPatch from 'fast-json-patch';
 import type { components } from '../generated/api.js';
 import type { Handlers } from '../generated/handlers.js';
 import type { Db } from '../db/connect.js';
@@ -9,6 +8,7 @@ import type { RecordEvent } from '../server/events.js';
 import { badRequest, notFound } from '../server/errors.js';
 import { assertMatchesSchema } from '../server/schema-check.js';
 import { describeFeature, describeStrategy, requireActiveFeature, segmentsOfStrategies, strategyOrder, type FeatureRow } from './feature-view.js';
+import { applyJsonPatch } from './json-patch.js';
 import { requireProject, requireProjectEnvironment } from './lookups.js';
 import { normalizeConstraints, normalizeParameters, normalizeVariants } from './strategy-rules.js';
 
@@ -181,12 +181,7 @@ export const featureStrategyHandlers = {
         variants: current.variants,
         segments: current.segments,
       };
-      let patched: unknown;
-      try {
-        patched = jsonPatch.applyPatch(structuredClone(editable), body as jsonPatch.Operation[], true, false).newDocument;
-      } catch (error) {
-        throw badRequest(`body: the patch cannot be applied: ${(error as Error).message.split('\n')[0]}`);
-      }
+      const patched = applyJsonPatch(editable, body);
       assertMatchesSchema('CreateFeatureStrategy', patched, 'strategy');
       return replaceStrategy(tx, record, target, params.strategyId, patched as StrategyInput);
     });

@@ -1,11 +1,11 @@
 import { and, asc, eq, isNull, or } from 'drizzle-orm';
-import jsonPatch from 'fast-json-patch';
 import type { Handlers } from '../generated/handlers.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import type { RecordEvent } from '../server/events.js';
 import { badRequest, conflict, nameExists, notFound } from '../server/errors.js';
 import { describeFeature, describeFeatures, featureMetadata, requireActiveFeature, requireFeature, type FeatureRow } from './feature-view.js';
+import { applyJsonPatch } from './json-patch.js';
 import { requireProject } from './lookups.js';
 import { tagFeature } from './tagging.js';
 
@@ -51,12 +51,7 @@ const editable = (row: FeatureRow): EditableMetadata => ({
 });
 
 function patchedMetadata(row: FeatureRow, operations: unknown[]): EditableMetadata {
-  let result: Record<string, unknown>;
-  try {
-    result = jsonPatch.applyPatch(structuredClone(editable(row)) as unknown as Record<string, unknown>, operations as jsonPatch.Operation[], true, false).newDocument;
-  } catch (error) {
-    throw badRequest(`body: the patch cannot be applied: ${(error as Error).message.split('\n')[0]}`);
-  }
+  const result = applyJsonPatch(editable(row), operations) as Record<string, unknown>;
   const unknown = Object.keys(result).filter((key) => !(key in editable(row)));
   if (unknown.length > 0) throw badRequest(`body: /${unknown[0]} cannot be patched; use /description, /type, /stale or /impressionData.`);
   const { type, description, stale, impressionData } = result;

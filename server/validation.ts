@@ -5,7 +5,7 @@ import addFormatsModule from 'ajv-formats';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
-function makeAjv(coerce: boolean): Ajv2020 {
+export function makeAjv(coerce: boolean): Ajv2020 {
   const ajv = new Ajv2020({
     strict: false,
     allErrors: false,
@@ -17,7 +17,8 @@ function makeAjv(coerce: boolean): Ajv2020 {
   return ajv;
 }
 
-function describe(error: ErrorObject, dataVar: string): string {
+/** One Ajv error as a sentence naming the field and the rule. */
+export function describeAjvError(error: ErrorObject, dataVar: string): string {
   const where = dataVar + error.instancePath.replaceAll('/', '.');
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
@@ -41,7 +42,7 @@ export function registerValidation(app: FastifyInstance): void {
   const coercing = makeAjv(true);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
   app.setSchemaErrorFormatter((errors, dataVar) => {
-    const error = new Error(errors.map((e) => describe(e as ErrorObject, dataVar)).join('; '));
+    const error = new Error(errors.map((e) => describeAjvError(e as ErrorObject, dataVar)).join('; '));
     return error;
   });
 }
