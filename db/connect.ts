@@ -22,6 +22,8 @@ export type DatabaseConfig =
 export interface Database {
   db: Db;
   kind: DatabaseConfig['kind'];
+  /** PostgreSQL only: runs `onNotify` for every NOTIFY on `channel` (reconnecting by itself). */
+  listen?(channel: string, onNotify: (payload: string) => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -72,6 +74,9 @@ async function openPostgres(config: { url: string; poolSize?: number }): Promise
   return {
     db,
     kind: 'postgres',
+    async listen(channel, onNotify) {
+      await client.listen(channel, onNotify);
+    },
     async close() {
       await client.end({ timeout: 5 });
     },

@@ -150,6 +150,7 @@ export const features = pgTable(
     impressionData: boolean('impression_data').notNull().default(false),
     createdByUserId: integer('created_by_user_id'),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('features_project_idx').on(t.project)],
@@ -166,6 +167,7 @@ export const featureEnvironments = pgTable(
       .references(() => environments.name, { onDelete: 'cascade', onUpdate: 'cascade' }),
     enabled: boolean('enabled').notNull().default(false),
     variants: jsonb('variants').notNull().default([]),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.featureName, t.environment] }), index('feature_environments_env_idx').on(t.environment)],
 );
@@ -276,3 +278,41 @@ export const apiTokens = pgTable('api_tokens', {
   seenAt: timestamp('seen_at', { withTimezone: true }),
   createdAt: createdAt(),
 });
+
+export const clientApplications = pgTable('client_applications', {
+  appName: text('app_name').primaryKey(),
+  strategies: jsonb('strategies').$type<string[]>().notNull().default([]),
+  createdAt: createdAt(),
+  lastSeen: timestamp('last_seen', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const clientInstances = pgTable(
+  'client_instances',
+  {
+    appName: text('app_name')
+      .notNull()
+      .references(() => clientApplications.appName, { onDelete: 'cascade' }),
+    instanceId: text('instance_id').notNull(),
+    environment: text('environment').notNull(),
+    sdkVersion: text('sdk_version'),
+    clientIp: text('client_ip'),
+    lastSeen: timestamp('last_seen', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.appName, t.instanceId, t.environment] })],
+);
+
+/** Evaluations reported by SDKs, summed per flag, application, environment and hour. */
+export const clientMetricsHourly = pgTable(
+  'client_metrics_hourly',
+  {
+    featureName: text('feature_name').notNull(),
+    appName: text('app_name').notNull(),
+    environment: text('environment').notNull(),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    yes: integer('yes').notNull().default(0),
+    no: integer('no').notNull().default(0),
+    variants: jsonb('variants').$type<Record<string, number>>().notNull().default({}),
+  },
+  (t) => [primaryKey({ columns: [t.featureName, t.appName, t.environment, t.hour] }), index('client_metrics_hourly_hour_idx').on(t.hour)],
+);

@@ -823,6 +823,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/client/features": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The flags an SDK evaluates, for the token's environment and projects
+         * @description Answered from memory; `ETag` changes whenever the answer may change, and `If-None-Match` with that
+         *     value (or its `W/` form, or a list holding it) gives 304. With `Unleash-Client-Spec` ≥ 4.2.0 strategies
+         *     list segment ids and the top-level `segments` holds them; otherwise segment constraints are inlined.
+         *     A malformed filter matches no flag.
+         */
+        get: operations["getClientFeatures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/client/features/{featureName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One flag in the client shape, for debugging */
+        get: operations["getClientFeature"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/client/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An SDK instance announces itself */
+        post: operations["registerClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/client/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An SDK instance reports how often each flag was evaluated */
+        post: operations["reportClientMetrics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/metrics/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The applications whose SDKs registered */
+        get: operations["getApplications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/metrics/applications/{appName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One application with its instances */
+        get: operations["getApplication"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1257,6 +1365,117 @@ export interface components {
         UpdateFeatureTags: {
             addedTags?: components["schemas"]["Tag"][];
             removedTags?: components["schemas"]["Tag"][];
+        };
+        ClientConstraint: {
+            contextName: string;
+            operator: components["schemas"]["ConstraintOperator"];
+            values: string[];
+            value?: string;
+            caseInsensitive: boolean;
+            inverted: boolean;
+        };
+        ClientStrategy: {
+            name: string;
+            parameters: {
+                [key: string]: string;
+            };
+            constraints: components["schemas"]["ClientConstraint"][];
+            variants: components["schemas"]["StrategyVariant"][];
+            /** @description Only with Unleash-Client-Spec ≥ 4.2.0 */
+            segments?: number[];
+        };
+        ClientFeature: {
+            name: string;
+            type: string;
+            enabled: boolean;
+            stale: boolean;
+            project: string;
+            description: string | null;
+            impressionData: boolean;
+            strategies: components["schemas"]["ClientStrategy"][];
+            variants: components["schemas"]["Variant"][];
+            /** @description Legacy; the name of the first strategy */
+            strategy: string;
+            /** @description Legacy; the parameters of the first strategy */
+            parameters: {
+                [key: string]: string;
+            };
+            dependencies?: components["schemas"]["Dependency"][];
+        };
+        ClientSegment: {
+            id: number;
+            name: string;
+            constraints: components["schemas"]["ClientConstraint"][];
+        };
+        ClientFeatures: {
+            /** @constant */
+            version: 1;
+            features: components["schemas"]["ClientFeature"][];
+            segments?: components["schemas"]["ClientSegment"][];
+        };
+        /** @description An RFC 3339 date-time or milliseconds since the epoch */
+        Timestamp: string | number;
+        /** @description What Unleash SDKs send; fields not listed are accepted and ignored */
+        ClientRegistration: {
+            appName: string;
+            instanceId?: string | null;
+            connectionId?: string;
+            sdkVersion?: string | null;
+            environment?: string;
+            interval: number;
+            started: components["schemas"]["Timestamp"];
+            strategies: unknown[];
+            platformName?: string;
+            platformVersion?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ToggleCounts: {
+            yes?: number;
+            no?: number;
+            variants?: {
+                [key: string]: number;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description What Unleash SDKs send; fields not listed are accepted and ignored */
+        ClientMetrics: {
+            appName: string;
+            instanceId?: string | null;
+            environment?: string;
+            bucket: {
+                start: components["schemas"]["Timestamp"];
+                stop: components["schemas"]["Timestamp"];
+                toggles: {
+                    [key: string]: components["schemas"]["ToggleCounts"];
+                };
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        ApplicationInstance: {
+            instanceId: string;
+            environment: string;
+            sdkVersion: string | null;
+            clientIp: string | null;
+            /** Format: date-time */
+            lastSeen: string;
+        };
+        Application: {
+            appName: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            lastSeen: string;
+            strategies: string[];
+            environments: string[];
+            instances: components["schemas"]["ApplicationInstance"][];
+        };
+        ApplicationsEnvelope: {
+            applications: components["schemas"]["Application"][];
         };
     };
     responses: {
@@ -3403,6 +3622,173 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getClientFeatures: {
+        parameters: {
+            query?: {
+                /** @description `type:value`; several are OR-ed */
+                tag?: string[];
+                /** @description Same as `tag` */
+                "tag[]"?: string[];
+                /** @description Only flags of these projects (OR-ed), within the token's projects */
+                project?: string[];
+                /** @description Only flags whose name starts with this (case-sensitive) */
+                namePrefix?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flags */
+            200: {
+                headers: {
+                    /** @description Strong validator of this answer */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientFeatures"];
+                };
+            };
+            /** @description Unchanged since the ETag sent in If-None-Match */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getClientFeature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                featureName: components["parameters"]["FeatureName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientFeature"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    registerClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientRegistration"];
+            };
+        };
+        responses: {
+            /** @description Accepted; written with the next batch */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    reportClientMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientMetrics"];
+            };
+        };
+        responses: {
+            /** @description Accepted; written with the next batch */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getApplications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every application */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationsEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The application */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Application"];
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -16,11 +16,19 @@ export interface RequestOf<Id extends keyof operations> {
   headers: Record<string, string | string[] | undefined>;
 }
 
+/** A body the handler serialized itself (x-pre-serialized operations only); sent as is. */
+export interface PreSerialized {
+  readonly preSerialized: Buffer;
+}
+
+/** Operations whose handler may answer with a PreSerialized body (x-pre-serialized in the contract). */
+type PreSerializedOperation = 'getClientFeatures';
+
 /** What a handler may answer: one of the contract's statuses with the body declared for it. */
 export type ReplyOf<Id extends keyof operations> = {
   [S in keyof operations[Id]['responses']]: {
     status: S;
-    body: JsonContent<operations[Id]['responses'][S]>;
+    body: JsonContent<operations[Id]['responses'][S]> | (Id extends PreSerializedOperation ? PreSerialized : never);
     headers?: Record<string, string>;
   };
 }[keyof operations[Id]['responses']];
@@ -62,6 +70,10 @@ export interface Handlers {
   enableEnvironment: Handler<'enableEnvironment'>;
   enableFeatureEnvironment: Handler<'enableFeatureEnvironment'>;
   getApiTokens: Handler<'getApiTokens'>;
+  getApplication: Handler<'getApplication'>;
+  getApplications: Handler<'getApplications'>;
+  getClientFeature: Handler<'getClientFeature'>;
+  getClientFeatures: Handler<'getClientFeatures'>;
   getEnvironment: Handler<'getEnvironment'>;
   getEnvironmentVariants: Handler<'getEnvironmentVariants'>;
   getEnvironments: Handler<'getEnvironments'>;
@@ -90,8 +102,10 @@ export interface Handlers {
   patchFeature: Handler<'patchFeature'>;
   patchFeatureStrategy: Handler<'patchFeatureStrategy'>;
   reactivateStrategy: Handler<'reactivateStrategy'>;
+  registerClient: Handler<'registerClient'>;
   removeEnvironmentFromProject: Handler<'removeEnvironmentFromProject'>;
   removeFeatureTag: Handler<'removeFeatureTag'>;
+  reportClientMetrics: Handler<'reportClientMetrics'>;
   reviveFeature: Handler<'reviveFeature'>;
   reviveFeatures: Handler<'reviveFeatures'>;
   setEnvironmentVariants: Handler<'setEnvironmentVariants'>;

@@ -1,5 +1,7 @@
 import type { Handlers } from '../generated/handlers.js';
 import { apiTokenHandlers } from './api-tokens.js';
+import { applicationHandlers } from './applications.js';
+import { clientHandlers } from './client.js';
 import { dependencyHandlers } from './dependencies.js';
 import { environmentVariantHandlers } from './environment-variants.js';
 import { environmentHandlers } from './environments.js';
@@ -32,4 +34,6 @@ export const handlers = {
   ...strategyHandlers,
   ...dependencyHandlers,
   ...featureTagHandlers,
+  ...clientHandlers,
+  ...applicationHandlers,
 } satisfies Handlers;

@@ -7,8 +7,16 @@ type Constraint = components['schemas']['Constraint'];
 type Variant = components['schemas']['Variant'];
 
 const listOperators = new Set(['IN', 'NOT_IN', 'STR_STARTS_WITH', 'STR_ENDS_WITH', 'STR_CONTAINS']);
-const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+const rfc3339 = /^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i;
 const decimal = /^-?\d+(\.\d+)?$/;
+
+/** An RFC 3339 date-time whose day exists in its month (Date.parse would roll 02-30 over to March). */
+function isRfc3339(value: string): boolean {
+  const match = rfc3339.exec(value);
+  if (!match || Number.isNaN(Date.parse(value))) return false;
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
 
 function singleValue(constraint: Constraint, where: string): string {
   const value = constraint.value ?? (constraint.values?.length === 1 ? constraint.values[0] : undefined);
@@ -27,10 +35,10 @@ export function normalizeConstraint(constraint: Constraint, where: string) {
   const value = singleValue(constraint, where);
   const op = constraint.operator;
   if (op.startsWith('NUM_') && !decimal.test(value)) throw badRequest(`${where}.value: "${value}" is not a number, which ${op} needs.`);
-  if (op.startsWith('DATE_') && (!rfc3339.test(value) || Number.isNaN(Date.parse(value)))) {
+  if (op.startsWith('DATE_') && !isRfc3339(value)) {
     throw badRequest(`${where}.value: "${value}" is not an RFC 3339 date-time (e.g. 2026-01-31T12:00:00Z), which ${op} needs.`);
   }
-  if (op.startsWith('SEMVER_') && semver.valid(value) === null) throw badRequest(`${where}.value: "${value}" is not a valid semantic version, which ${op} needs.`);
+  if (op.startsWith('SEMVER_') && (semver.valid(value) === null || !/^\d/.test(value) || value.trim() !== value)) throw badRequest(`${where}.value: "${value}" is not a valid semantic version, which ${op} needs.`);
   if (op === 'REGEX') {
     try {
       new RegExp(value, constraint.caseInsensitive ? 'i' : '');

@@ -16,6 +16,7 @@ interface OperationEntry {
   path: string;
   permissions: string[];
   public: boolean;
+  preSerialized?: boolean;
 }
 
 async function operationTable(contract: any): Promise<Record<string, OperationEntry>> {
@@ -32,7 +33,13 @@ async function operationTable(contract: any): Promise<Record<string, OperationEn
       if (permission === undefined) throw new Error(`${where} has no x-permission`);
       const permissions = Array.isArray(permission) ? permission : [permission];
       const security = op.security ?? globalSecurity;
-      table[op.operationId] = { method: method.toUpperCase(), path: route, permissions, public: security.length === 0 };
+      table[op.operationId] = {
+        method: method.toUpperCase(),
+        path: route,
+        permissions,
+        public: security.length === 0,
+        ...(op['x-pre-serialized'] === true && { preSerialized: true }),
+      };
     }
   }
   return table;
@@ -53,6 +60,7 @@ export type OperationId = keyof typeof operationTable;
 
 function handlersModule(table: Record<string, OperationEntry>): string {
   const ids = Object.keys(table).sort();
+  const preSerialized = ids.filter((id) => table[id]!.preSerialized);
   return `${header}
 import type { operations } from './api.js';
 import type { HandlerContext } from '../server/context.js';
@@ -70,11 +78,19 @@ export interface RequestOf<Id extends keyof operations> {
   headers: Record<string, string | string[] | undefined>;
 }
 
+/** A body the handler serialized itself (x-pre-serialized operations only); sent as is. */
+export interface PreSerialized {
+  readonly preSerialized: Buffer;
+}
+
+/** Operations whose handler may answer with a PreSerialized body (x-pre-serialized in the contract). */
+type PreSerializedOperation = ${preSerialized.length ? preSerialized.map((id) => `'${id}'`).join(' | ') : 'never'};
+
 /** What a handler may answer: one of the contract's statuses with the body declared for it. */
 export type ReplyOf<Id extends keyof operations> = {
   [S in keyof operations[Id]['responses']]: {
     status: S;
-    body: JsonContent<operations[Id]['responses'][S]>;
+    body: JsonContent<operations[Id]['responses'][S]> | (Id extends PreSerializedOperation ? PreSerialized : never);
     headers?: Record<string, string>;
   };
 }[keyof operations[Id]['responses']];

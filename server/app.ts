@@ -5,6 +5,8 @@ import type { Handlers } from '../generated/handlers.js';
 import { handlers } from '../handlers/index.js';
 import { registerAuth } from './auth.js';
 import { registerBodyGuard } from './body-guard.js';
+import { ClientFeatureCache } from './client-features/cache.js';
+import { ClientMetricsStore } from './client-metrics.js';
 import type { AppConfig } from './config.js';
 import type { HandlerContext } from './context.js';
 import { contract } from './contract.js';
@@ -12,8 +14,13 @@ import { registerDocs } from './docs.js';
 import { errorBody, toErrorReply } from './errors.js';
 import { EventLog } from './events.js';
 import { loggerOptions } from './logging.js';
+import { replicaAnnouncer, startReplicaSync } from './replica-sync.js';
+import { TokenCache } from './token-cache.js';
 import { bootstrapTokens } from './tokens.js';
 import { registerValidation } from './validation.js';
+
+/** SDK traffic: too frequent to log every request. */
+const QUIET_OPERATIONS = new Set(['getClientFeatures', 'registerClient', 'reportClientMetrics']);
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -21,6 +28,8 @@ export interface BuiltApp {
   createdAdminToken: string | undefined;
   /** The database the app works on (tests use it to set up rows no operation writes yet). */
   db: Db;
+  /** Writes what SDKs reported so far (otherwise done every few seconds and at shutdown). */
+  flushClientMetrics(): Promise<void>;
 }
 
 /** The whole service on one database: used by main and by the tests. */
@@ -28,7 +37,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   const database = await openDatabase(config.database);
   try {
     const createdAdminToken = await bootstrapTokens(database.db, config);
-    const events = new EventLog(database.db);
+    const { instanceId, announce } = replicaAnnouncer(database);
+    const events = new EventLog(database.db, announce);
     await events.load();
 
     const app = Fastify({
@@ -41,13 +51,32 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
         (reply as FastifyReply).code(status).type('application/json').send(body);
       },
     });
-    app.addHook('onClose', async () => database.close());
+
+    const tokens = new TokenCache(database.db);
+    await tokens.load();
+    const clientFeatures = new ClientFeatureCache(database.db, app.log);
+    await clientFeatures.current();
+    const clientMetrics = new ClientMetricsStore(database.db, events, app.log);
+    clientMetrics.start(config.metricsFlushMs);
+    events.onChange(tokens.onChange);
+    events.onChange(clientFeatures.onChange);
+    const stopSync = await startReplicaSync(database, events, instanceId, app.log);
+
+    app.addHook('onClose', async () => {
+      stopSync();
+      await clientMetrics.stop();
+      await database.close();
+    });
     app.addHook('onSend', async (request, reply) => {
       reply.header('x-request-id', request.id);
     });
+    app.addHook('onRoute', (route) => {
+      const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
+      if (operationId && QUIET_OPERATIONS.has(operationId)) route.logLevel = 'warn';
+    });
 
     registerValidation(app);
-    registerAuth(app, database.db, config.authType);
+    registerAuth(app, tokens, config.authType);
     registerBodyGuard(app);
 
     app.setErrorHandler((error, request, reply) => {
@@ -68,6 +97,9 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
         log: request.log,
         config,
         events,
+        clientFeatures,
+        clientMetrics,
+        clientIp: request.ip,
         change: (work) => events.change(caller, work),
       };
     };
@@ -75,25 +107,26 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     await registerDocs(app);
     await app.register(openapiGlue, { specification: structuredClone(contract), serviceHandlers: routeHandlers(handlers, context) });
     await app.ready();
-    return { app, createdAdminToken, db: database.db };
+    return { app, createdAdminToken, db: database.db, flushClientMetrics: () => clientMetrics.flush() };
   } catch (error) {
     await database.close();
     throw error;
   }
 }
 
+type HandlerResult = { status: number; body?: unknown; headers?: Record<string, string> };
+
 /** Adapts each typed handler to fastify: request parts in, `{status, body, headers}` out. */
 function routeHandlers(all: Handlers, context: (request: FastifyRequest) => HandlerContext) {
   const routes: Record<string, (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>> = {};
   for (const [operationId, handler] of Object.entries(all)) {
+    const run = handler as (request: unknown, context: HandlerContext) => Promise<HandlerResult>;
     routes[operationId] = async (request, reply) => {
-      const result = await (handler as (r: unknown, c: HandlerContext) => Promise<{ status: number; body?: unknown; headers?: Record<string, string> }>)(
-        { params: request.params, query: request.query, body: request.body, headers: request.headers },
-        context(request),
-      );
+      const result = await run({ params: request.params, query: request.query, body: request.body, headers: request.headers }, context(request));
       reply.code(result.status);
       if (result.headers) reply.headers(result.headers);
-      return reply.send(result.body);
+      const body = result.body as { preSerialized?: unknown } | undefined;
+      return reply.send(Buffer.isBuffer(body?.preSerialized) ? body.preSerialized : body);
     };
   }
   return routes;

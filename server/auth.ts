@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { operationTable, type OperationId } from '../generated/operations.js';
-import type { Db } from '../db/connect.js';
 import { holdsAny, missingPermissionMessage, type Caller } from './caller.js';
 import type { AuthType } from './config.js';
 import { forbidden, unauthorized } from './errors.js';
-import { anonymousAdmin, callerOfToken, credentialFrom, findActiveToken } from './tokens.js';
+import type { TokenCache } from './token-cache.js';
+import { anonymousAdmin, callerOfToken, credentialFrom } from './tokens.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,14 +26,14 @@ const stringField = (source: unknown, key: string): string | undefined => {
  * Authentication in onRequest (401 before anything else is looked at) and the operation's
  * `x-permission` in preValidation, before the content type and the body are checked (403).
  */
-export function registerAuth(app: FastifyInstance, db: Db, authType: AuthType): void {
+export function registerAuth(app: FastifyInstance, tokens: TokenCache, authType: AuthType): void {
   app.decorateRequest('caller', null);
 
   app.addHook('onRequest', async (request) => {
     const operation = operationOf(request);
     if (!operation || operation.public) return;
     const credential = credentialFrom(request.headers.authorization);
-    const token = credential ? await findActiveToken(db, credential) : undefined;
+    const token = credential ? await tokens.find(credential) : undefined;
     if (token) request.caller = callerOfToken(token);
     else if (authType === 'none') request.caller = anonymousAdmin;
     else if (credential) throw unauthorized('The credential in the Authorization header is not valid: it is unknown, revoked or expired.');

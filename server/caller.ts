@@ -28,6 +28,8 @@ export interface PermissionScope {
 
 const ADMIN = 'ADMIN';
 export const NONE = 'NONE';
+/** The client API: client tokens, and callers who may do everything. */
+export const CLIENT = 'CLIENT';
 
 const matches = (held: string | null, wanted: string | undefined) =>
   held === null || held === '*' || wanted === undefined || held === wanted;
@@ -44,11 +46,13 @@ export function holds(caller: Caller, permission: string, scope: PermissionScope
 /** Whether the caller holds any one of `permissions` (`NONE` = any admin-API caller). */
 export function holdsAny(caller: Caller, permissions: readonly string[], scope: PermissionScope = {}): boolean {
   if (permissions.includes(NONE)) return caller.tokenKind === null || caller.tokenKind === 'admin';
+  if (permissions.includes(CLIENT)) return caller.tokenKind === 'client' || holds(caller, ADMIN);
   return permissions.some((permission) => holds(caller, permission, scope));
 }
 
 export function missingPermissionMessage(permissions: readonly string[]): string {
   if (permissions.includes(NONE)) return 'This credential cannot use the admin API: use an admin token.';
+  if (permissions.includes(CLIENT)) return 'This endpoint is for SDKs: use a client (backend) token.';
   const names = permissions.map((p) => `"${p}"`).join(', ');
   return permissions.length === 1
     ? `You need the ${names} permission to perform this operation.`

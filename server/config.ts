@@ -9,6 +9,8 @@ export interface AppConfig {
   authType: AuthType;
   initTokens: { admin: string[]; client: string[]; frontend: string[] };
   logLevel: string;
+  /** How often what SDKs report is written to the database. */
+  metricsFlushMs: number;
   /** Where log lines go (tests capture them); standard output when absent. */
   logStream?: NodeJS.WritableStream;
 }
@@ -26,6 +28,7 @@ export const environmentVariables = {
   INIT_BACKEND_API_TOKENS: 'Alias of INIT_CLIENT_API_TOKENS; both are read.',
   INIT_FRONTEND_API_TOKENS: 'Comma-separated frontend tokens created at start when missing.',
   LOG_LEVEL: 'fatal, error, warn, info (default), debug or trace.',
+  METRICS_FLUSH_INTERVAL_MS: 'How often SDK registrations and metrics are written to the database. Default 5000.',
 } as const;
 
 const list = (value: string | undefined) =>
@@ -47,11 +50,15 @@ function authType(value: string | undefined): AuthType {
   throw new Error(`AUTH_TYPE must be open-source or none, got "${value}"`);
 }
 
+function positiveInteger(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${value}"`);
+  return n;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const poolSize = env.DATABASE_POOL_SIZE ? Number(env.DATABASE_POOL_SIZE) : undefined;
-  if (poolSize !== undefined && !(Number.isInteger(poolSize) && poolSize > 0)) {
-    throw new Error(`DATABASE_POOL_SIZE must be a positive integer, got "${env.DATABASE_POOL_SIZE}"`);
-  }
+  const poolSize = env.DATABASE_POOL_SIZE ? positiveInteger(env.DATABASE_POOL_SIZE, 'DATABASE_POOL_SIZE', 10) : undefined;
   return {
     port: port(env.PORT ?? env.HTTP_PORT),
     host: env.HOST ?? env.HTTP_HOST ?? '0.0.0.0',
@@ -65,5 +72,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
       frontend: list(env.INIT_FRONTEND_API_TOKENS),
     },
     logLevel: env.LOG_LEVEL ?? 'info',
+    metricsFlushMs: positiveInteger(env.METRICS_FLUSH_INTERVAL_MS, 'METRICS_FLUSH_INTERVAL_MS', 5000),
   };
 }

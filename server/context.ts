@@ -3,6 +3,8 @@ import type { Db } from '../db/connect.js';
 import type { Caller } from './caller.js';
 import type { EventLog, RecordEvent } from './events.js';
 import type { AppConfig } from './config.js';
+import type { ClientFeatureCache } from './client-features/cache.js';
+import type { ClientMetricsStore } from './client-metrics.js';
 
 /** What every handler gets besides its request. */
 export interface HandlerContext {
@@ -11,6 +13,10 @@ export interface HandlerContext {
   log: FastifyBaseLogger;
   config: AppConfig;
   events: EventLog;
+  clientFeatures: ClientFeatureCache;
+  clientMetrics: ClientMetricsStore;
+  /** The caller's address, as the connection or a trusted proxy tells. */
+  clientIp: string;
   /** Runs `work` in one transaction; events recorded through `record` commit or roll back with it. */
   change<T>(work: (tx: Db, record: RecordEvent) => Promise<T>): Promise<T>;
 }

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { eq, max } from 'drizzle-orm';
+import { asc, eq, gt, max } from 'drizzle-orm';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import type { Caller } from './caller.js';
@@ -16,7 +16,22 @@ export interface EventInput {
 }
 
 export type RecordEvent = (event: EventInput) => Promise<void>;
-export type RevisionListener = (revision: number) => void;
+
+/** What a committed event says about what changed. */
+export interface ChangedEvent {
+  id: number;
+  type: string;
+  featureName: string | null;
+  environment: string | null;
+}
+
+/** `events` null: something changed, but which events is not known (treat everything as changed). */
+export interface Change {
+  revision: number;
+  events: ChangedEvent[] | null;
+}
+
+export type ChangeListener = (change: Change) => void;
 
 async function currentTags(tx: Db, featureName: string) {
   const rows = await tx
@@ -26,15 +41,23 @@ async function currentTags(tx: Db, featureName: string) {
   return rows;
 }
 
+/** The most events read at once when catching up with other replicas; past that, everything counts as changed. */
+const CATCH_UP_LIMIT = 5000;
+
 /**
  * The one way to record events: inside the caller's transaction, through `change`. The revision is the
- * highest event id; listeners hear of a new one only after its transaction committed.
+ * highest event id; listeners hear of changes only after their transaction committed, whether made here
+ * or, through `catchUp`, by another replica.
  */
 export class EventLog {
   private revisionId = 0;
-  private readonly listeners = new Set<RevisionListener>();
+  private readonly listeners = new Set<ChangeListener>();
 
-  constructor(private readonly db: Db) {}
+  /** `announce` runs inside every changing transaction (e.g. a NOTIFY that other replicas hear at commit). */
+  constructor(
+    private readonly db: Db,
+    private readonly announce?: (tx: Db) => Promise<void>,
+  ) {}
 
   get revision(): number {
     return this.revisionId;
@@ -42,31 +65,48 @@ export class EventLog {
 
   async load(): Promise<void> {
     const [row] = await this.db.select({ id: max(t.events.id) }).from(t.events);
-    this.advance(Number(row?.id ?? 0));
+    this.revisionId = Math.max(this.revisionId, Number(row?.id ?? 0));
   }
 
-  onRevision(listener: RevisionListener): () => void {
+  onChange(listener: ChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  /** Moves the revision forward (never back) and tells the listeners. */
-  advance(revision: number): void {
-    if (revision <= this.revisionId) return;
-    this.revisionId = revision;
-    for (const listener of this.listeners) listener(revision);
+  private emit(change: Change): void {
+    this.revisionId = Math.max(this.revisionId, change.revision);
+    for (const listener of this.listeners) listener(change);
+  }
+
+  /**
+   * Reads the events committed since the last one known here and tells the listeners. With `certain`,
+   * a change is known to have happened: when no new event is found (a transaction that took an older id
+   * committed late), listeners are told that something changed anyway.
+   */
+  async catchUp(certain = false): Promise<void> {
+    const rows = await this.db
+      .select({ id: t.events.id, type: t.events.type, featureName: t.events.featureName, environment: t.events.environment })
+      .from(t.events)
+      .where(gt(t.events.id, this.revisionId))
+      .orderBy(asc(t.events.id))
+      .limit(CATCH_UP_LIMIT + 1);
+    if (rows.length > CATCH_UP_LIMIT) return this.emit({ revision: rows[rows.length - 1]!.id, events: null });
+    if (rows.length > 0) return this.emit({ revision: rows[rows.length - 1]!.id, events: rows });
+    if (certain) this.emit({ revision: this.revisionId, events: null });
   }
 
   async change<T>(caller: Caller, work: (tx: Db, record: RecordEvent) => Promise<T>): Promise<T> {
-    let highest = 0;
+    const recorded: ChangedEvent[] = [];
     const result = await this.db.transaction(async (tx) => {
       const record: RecordEvent = async (event) => {
         const id = await insertEvent(tx as Db, caller, event);
-        if (id !== undefined) highest = Math.max(highest, id);
+        if (id !== undefined) recorded.push({ id, type: event.type, featureName: event.featureName ?? null, environment: event.environment ?? null });
       };
-      return work(tx as Db, record);
+      const outcome = await work(tx as Db, record);
+      if (recorded.length > 0 && this.announce) await this.announce(tx as Db);
+      return outcome;
     });
-    if (highest > 0) this.advance(highest);
+    if (recorded.length > 0) this.emit({ revision: Math.max(...recorded.map((e) => e.id)), events: recorded });
     return result;
   }
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, inArray, isNull, or } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import type { Caller, TokenKind } from './caller.js';
@@ -26,14 +26,6 @@ export function credentialFrom(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const value = header.replace(/^bearer\s+/i, '').trim();
   return value.length > 0 ? value : undefined;
-}
-
-export async function findActiveToken(db: Db, secret: string): Promise<TokenRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(t.apiTokens)
-    .where(and(eq(t.apiTokens.secretHash, hashSecret(secret)), or(isNull(t.apiTokens.expiresAt), gt(t.apiTokens.expiresAt, new Date()))));
-  return row;
 }
 
 export function callerOfToken(token: TokenRow): Caller {

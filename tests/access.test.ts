@@ -135,6 +135,12 @@ const adminOperations = operations.filter((op) => !operationTable[op.id as keyof
 const bodyOperations = operations.filter((op) => op.bodySchema);
 const unknownFieldOperations = bodyOperations.filter((op) => op.bodyWithUnknownField !== undefined);
 
+const clientOperations = operations.filter((op) => op.path.startsWith('/api/client'));
+const isClientOperation = (op: Operation) => (operationTable[op.id as keyof typeof operationTable].permissions as readonly string[]).includes('CLIENT');
+
+/** A valid credential that lacks the operation's permission: a frontend token on the client API, a client token elsewhere. */
+const deniedToken = (op: Operation) => (isClientOperation(op) ? frontendToken : clientToken);
+
 /** The operation's valid-looking JSON body when it takes one. */
 const withBody = (op: Operation) => (op.bodySchema ? { body: op.body as object } : {});
 
@@ -214,6 +220,34 @@ describe('authentication and permission on every admin operation', () => {
   });
 });
 
+describe('authentication and permission on every client API operation', () => {
+  it('has the client operations to check', () => {
+    expect(clientOperations.map((op) => op.id)).toEqual(expect.arrayContaining(['getClientFeatures', 'registerClient', 'reportClientMetrics']));
+  });
+
+  it.each(clientOperations)('$method $path ($id): no Authorization header → 401', async (op) => {
+    const response = await call(app, op.method, op.url, { token: null, ...withBody(op) });
+    expectError(response, 401, 'AuthenticationRequired');
+  });
+
+  it.each(clientOperations)('$method $path ($id): an unknown token → 401', async (op) => {
+    const response = await call(app, op.method, op.url, { token: unknownToken, ...withBody(op) });
+    expectError(response, 401, 'AuthenticationRequired');
+  });
+
+  it.each(clientOperations)('$method $path ($id): a frontend token → 403', async (op) => {
+    const response = await call(app, op.method, op.url, { token: frontendToken, ...withBody(op) });
+    expectError(response, 403, 'NoAccessError');
+  });
+
+  it.each(clientOperations)('$method $path ($id): a client token gets past authentication and permission', async (op) => {
+    const response = await call(app, op.method, op.url, { token: clientToken, ...withBody(op) });
+    expectNoServerError(response);
+    expect(response.status).not.toBe(401);
+    expect(response.status).not.toBe(403);
+  });
+});
+
 describe('request bodies on every operation that takes one', () => {
   it.each(bodyOperations.flatMap((op) => ['text/plain', 'application/xml'].map((contentType) => ({ ...op, contentType }))))(
     '$method $path ($id): a $contentType body with the admin token → 415',
@@ -223,8 +257,8 @@ describe('request bodies on every operation that takes one', () => {
     },
   );
 
-  it.each(bodyOperations)('$method $path ($id): a client token with a text/plain body → 403, not 415', async (op) => {
-    const response = await call(app, op.method, op.url, { token: clientToken, body: JSON.stringify(op.body), contentType: 'text/plain' });
+  it.each(bodyOperations)('$method $path ($id): a token lacking the permission, with a text/plain body → 403, not 415', async (op) => {
+    const response = await call(app, op.method, op.url, { token: deniedToken(op), body: JSON.stringify(op.body), contentType: 'text/plain' });
     expectError(response, 403, 'NoAccessError');
   });
 
@@ -233,18 +267,18 @@ describe('request bodies on every operation that takes one', () => {
     expectError(response, 401, 'AuthenticationRequired');
   });
 
-  it.each(unknownFieldOperations)('$method $path ($id): a client token with an unknown field → 403, not 400', async (op) => {
-    const response = await call(app, op.method, op.url, { token: clientToken, body: op.bodyWithUnknownField as object });
+  it.each(unknownFieldOperations)('$method $path ($id): a token lacking the permission, with an unknown field → 403, not 400', async (op) => {
+    const response = await call(app, op.method, op.url, { token: deniedToken(op), body: op.bodyWithUnknownField as object });
     expectError(response, 403, 'NoAccessError');
   });
 
-  it.each(bodyOperations)('$method $path ($id): a client token with a body of the wrong type → 403, not 400', async (op) => {
-    const response = await call(app, op.method, op.url, { token: clientToken, body: op.wrongTypeBody! });
+  it.each(bodyOperations)('$method $path ($id): a token lacking the permission, with a body of the wrong type → 403, not 400', async (op) => {
+    const response = await call(app, op.method, op.url, { token: deniedToken(op), body: op.wrongTypeBody! });
     expectError(response, 403, 'NoAccessError');
   });
 
-  it.each(bodyOperations)('$method $path ($id): a client token with malformed JSON → 403, not 400', async (op) => {
-    const response = await call(app, op.method, op.url, { token: clientToken, body: '{"name": ' });
+  it.each(bodyOperations)('$method $path ($id): a token lacking the permission, with malformed JSON → 403, not 400', async (op) => {
+    const response = await call(app, op.method, op.url, { token: deniedToken(op), body: '{"name": ' });
     expectError(response, 403, 'NoAccessError');
   });
 

@@ -56,6 +56,7 @@ export interface TestAppOptions {
   initTokens?: Partial<AppConfig['initTokens']>;
   /** Start without the test admin token, as a first start would. */
   withoutAdminToken?: boolean;
+  metricsFlushMs?: number;
 }
 
 /** Builds and starts the service on this file's database, on a free port. Closed after the file. */
@@ -79,6 +80,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       frontend: options.initTokens?.frontend ?? [],
     },
     logLevel: 'info',
+    metricsFlushMs: options.metricsFlushMs ?? 200,
     logStream,
   };
   const { app, createdAdminToken, db } = await buildApp(config);

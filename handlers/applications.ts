@@ -1,0 +1,47 @@
+import { asc, eq, inArray } from 'drizzle-orm';
+import type { Handlers } from '../generated/handlers.js';
+import type { Db } from '../db/connect.js';
+import * as t from '../db/schema.js';
+import { notFound } from '../server/errors.js';
+
+type ApplicationRow = typeof t.clientApplications.$inferSelect;
+
+async function describeApplications(db: Db, rows: ApplicationRow[]) {
+  if (rows.length === 0) return [];
+  const instances = await db
+    .select()
+    .from(t.clientInstances)
+    .where(inArray(t.clientInstances.appName, rows.map((r) => r.appName)))
+    .orderBy(asc(t.clientInstances.instanceId));
+  return rows.map((row) => {
+    const mine = instances.filter((i) => i.appName === row.appName);
+    return {
+      appName: row.appName,
+      createdAt: row.createdAt.toISOString(),
+      lastSeen: row.lastSeen.toISOString(),
+      strategies: row.strategies,
+      environments: [...new Set(mine.map((i) => i.environment))].sort(),
+      instances: mine.map((i) => ({
+        instanceId: i.instanceId,
+        environment: i.environment,
+        sdkVersion: i.sdkVersion,
+        clientIp: i.clientIp,
+        lastSeen: i.lastSeen.toISOString(),
+      })),
+    };
+  });
+}
+
+export const applicationHandlers = {
+  async getApplications(_request, { db }) {
+    const rows = await db.select().from(t.clientApplications).orderBy(asc(t.clientApplications.appName));
+    return { status: 200, body: { applications: await describeApplications(db, rows) } };
+  },
+
+  async getApplication({ params }, { db }) {
+    const rows = await db.select().from(t.clientApplications).where(eq(t.clientApplications.appName, params.appName));
+    if (rows.length === 0) throw notFound(`No application named "${params.appName}" has registered.`);
+    const [application] = await describeApplications(db, rows);
+    return { status: 200, body: application! };
+  },
+} satisfies Partial<Handlers>;

@@ -1,0 +1,103 @@
+import semver from 'semver';
+import type { Handlers } from '../generated/handlers.js';
+import type { Caller } from '../server/caller.js';
+import { clientFeature, visible, type Shape } from '../server/client-features/body.js';
+import { ClientFeatureCache } from '../server/client-features/cache.js';
+import { notFound } from '../server/errors.js';
+import { ALL } from '../server/tokens.js';
+
+/** The environment an all-environments credential reads. */
+const DEFAULT_ENVIRONMENT = 'development';
+/** From this client spec on, SDKs resolve segments themselves. */
+const SEGMENTS_SPEC = '4.2.0';
+/** Bodies smaller than this are not worth compressing. */
+const COMPRESS_FROM_BYTES = 1024;
+
+type Headers = Record<string, string | string[] | undefined>;
+
+const header = (headers: Headers, name: string) => {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+const list = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+function inlineSegments(headers: Headers): boolean {
+  const spec = semver.coerce(header(headers, 'unleash-client-spec') ?? '');
+  return spec === null || semver.lt(spec, SEGMENTS_SPEC);
+}
+
+/** The token's environment and projects, narrowed (never widened) by the query. */
+function shapeOf(caller: Caller, query: { tag?: string[]; 'tag[]'?: string[]; project?: string[]; namePrefix?: string } | undefined, headers: Headers): Shape {
+  const tokenProjects = caller.projects.includes(ALL) ? null : caller.projects;
+  const asked = list(query?.project);
+  const projects = asked.length === 0 ? tokenProjects : tokenProjects ? asked.filter((p) => tokenProjects.includes(p)) : asked;
+  const tags = [...list(query?.tag), ...list(query?.['tag[]'])];
+  return {
+    environment: caller.environment === ALL ? DEFAULT_ENVIRONMENT : caller.environment,
+    projects: projects ? [...new Set(projects)].sort() : null,
+    tags: tags.length > 0 ? [...new Set(tags)].sort() : null,
+    namePrefix: query?.namePrefix ?? null,
+    inlineSegments: inlineSegments(headers),
+  };
+}
+
+/** `If-None-Match` holds this ETag: exactly, in its weak form, in a list, or as `*`. */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((candidate) => {
+    const value = candidate.trim().replace(/^W\//, '');
+    return value === etag || value === '*';
+  });
+}
+
+function encodingFor(acceptEncoding: string | undefined): 'br' | 'gzip' | undefined {
+  if (!acceptEncoding) return undefined;
+  const accepted = acceptEncoding
+    .split(',')
+    .map((part) => part.trim().split(';'))
+    .filter(([, q]) => !q || Number(q.trim().replace(/^q=/, '')) > 0)
+    .map(([name]) => name!.trim().toLowerCase());
+  if (accepted.includes('br')) return 'br';
+  if (accepted.includes('gzip')) return 'gzip';
+  return undefined;
+}
+
+export const clientHandlers = {
+  async getClientFeatures({ query, headers }, { caller, clientFeatures }) {
+    const served = await clientFeatures.body(shapeOf(caller, query, headers));
+    if (matches(header(headers, 'if-none-match'), served.etag)) {
+      return { status: 304, body: undefined, headers: { etag: served.etag, vary: 'Accept-Encoding' } };
+    }
+    const encoding = served.body.length >= COMPRESS_FROM_BYTES ? encodingFor(header(headers, 'accept-encoding')) : undefined;
+    const body = encoding === 'br' ? ClientFeatureCache.brotli(served) : encoding === 'gzip' ? ClientFeatureCache.gzip(served) : served.body;
+    return {
+      status: 200,
+      body: { preSerialized: body },
+      headers: {
+        etag: served.etag,
+        vary: 'Accept-Encoding',
+        'content-type': 'application/json; charset=utf-8',
+        ...(encoding && { 'content-encoding': encoding }),
+      },
+    };
+  },
+
+  async getClientFeature({ params, headers }, { caller, clientFeatures }) {
+    const shape = shapeOf(caller, undefined, headers);
+    const snapshot = await clientFeatures.current();
+    const flag = snapshot.flags.find((f) => f.name === params.featureName);
+    if (!flag || !visible(flag, shape)) throw notFound(`No active flag named "${params.featureName}" is visible to this token.`);
+    return { status: 200, body: clientFeature(flag, snapshot, shape.environment, shape.inlineSegments) };
+  },
+
+  async registerClient({ body }, { caller, clientMetrics, clientIp }) {
+    clientMetrics.register(body, caller.environment === ALL ? DEFAULT_ENVIRONMENT : caller.environment, clientIp);
+    return { status: 202, body: undefined };
+  },
+
+  async reportClientMetrics({ body }, { caller, clientMetrics, clientIp }) {
+    clientMetrics.report(body, caller.environment === ALL ? DEFAULT_ENVIRONMENT : caller.environment, clientIp);
+    return { status: 202, body: undefined };
+  },
+} satisfies Partial<Handlers>;

@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/connect.js';
+import type { Change } from '../events.js';
+import { clientFeatures, shapeKey, type Shape } from './body.js';
+import { readSnapshot, type Snapshot } from './snapshot.js';
+
+/** One answer, serialized once per snapshot, with its validator and lazily compressed copies. */
+export interface ServedBody {
+  body: Buffer;
+  etag: string;
+  gzip?: Buffer;
+  brotli?: Buffer;
+}
+
+/** Request shapes remembered per snapshot; past this, the oldest half is forgotten. */
+const MAX_SHAPES = 1000;
+/** While the database cannot be read, a new attempt at most this often. */
+const RETRY_MS = 1000;
+
+const shortHash = (data: string | Buffer, length: number) => createHash('sha1').update(data).digest('base64url').slice(0, length);
+
+/** Whether committed events may change what SDKs are served. */
+export function affectsClients(change: Change): boolean {
+  if (change.events === null) return true;
+  return change.events.some(
+    (e) =>
+      (e.featureName !== null && e.type !== 'feature-favorited' && e.type !== 'feature-unfavorited') ||
+      e.type.startsWith('segment-') ||
+      e.type.startsWith('project-environment-') ||
+      e.type === 'environment-created' ||
+      e.type === 'environment-deleted' ||
+      e.type === 'project-deleted',
+  );
+}
+
+/**
+ * The in-memory state behind /api/client/features: the snapshot is re-read only after a change that
+ * may affect SDKs, and each request shape is serialized once per snapshot. When the database is away,
+ * the last snapshot keeps being served.
+ */
+export class ClientFeatureCache {
+  private snapshot: Snapshot | undefined;
+  private generation = 0;
+  private loadedGeneration = -1;
+  private refreshing: Promise<void> | undefined;
+  private lastFailure = 0;
+  private served = new Map<string, ServedBody>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  onChange = (change: Change): void => {
+    if (!affectsClients(change)) return;
+    this.generation++;
+    void this.refresh();
+  };
+
+  /** The current snapshot: after a change, the next caller waits for it to be read again. */
+  async current(): Promise<Snapshot> {
+    for (let attempt = 0; attempt < 3 && (this.loadedGeneration !== this.generation || !this.snapshot); attempt++) {
+      await this.refresh();
+      if (this.lastFailure > 0) break;
+    }
+    if (!this.snapshot) throw new Error('The flags could not be read from the database yet.');
+    return this.snapshot;
+  }
+
+  private refresh(): Promise<void> {
+    if (this.refreshing) return this.refreshing;
+    if (this.snapshot && Date.now() - this.lastFailure < RETRY_MS) return Promise.resolve();
+    const generation = this.generation;
+    const refreshing = readSnapshot(this.db).then(
+      (snapshot) => {
+        this.snapshot = snapshot;
+        this.loadedGeneration = generation;
+        this.served = new Map();
+        this.lastFailure = 0;
+      },
+      (error: unknown) => {
+        this.lastFailure = Date.now();
+        this.log.warn({ err: error }, 'could not read the flags; serving the last known ones');
+      },
+    );
+    this.refreshing = refreshing.finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  async body(shape: Shape): Promise<ServedBody> {
+    const snapshot = await this.current();
+    const key = shapeKey(shape);
+    let served = this.served.get(key);
+    if (!served) {
+      const body = Buffer.from(JSON.stringify(clientFeatures(snapshot, shape)));
+      served = { body, etag: `"${shortHash(key, 8)}:${snapshot.revision}:${shortHash(body, 12)}"` };
+      if (this.served.size >= MAX_SHAPES) this.served = new Map([...this.served].slice(MAX_SHAPES / 2));
+      this.served.set(key, served);
+    }
+    return served;
+  }
+
+  static gzip(served: ServedBody): Buffer {
+    served.gzip ??= gzipSync(served.body, { level: 6 });
+    return served.gzip;
+  }
+
+  static brotli(served: ServedBody): Buffer {
+    served.brotli ??= brotliCompressSync(served.body, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: served.body.length },
+    });
+    return served.brotli;
+  }
+}

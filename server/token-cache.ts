@@ -1,0 +1,64 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/connect.js';
+import * as t from '../db/schema.js';
+import type { Change } from './events.js';
+import { hashSecret, type TokenRow } from './tokens.js';
+
+/** How long a credential the database did not know is answered 401 without asking it again. */
+const UNKNOWN_TTL_MS = 5_000;
+const MAX_UNKNOWN = 10_000;
+
+/**
+ * Every API token in memory, so that authenticating a request needs no query. Reloaded when a token
+ * event commits (here or on another replica); a credential not in memory is looked up once, then
+ * remembered as unknown for a few seconds.
+ */
+export class TokenCache {
+  private byHash = new Map<string, TokenRow>();
+  private readonly unknown = new Map<string, number>();
+  private reloading: Promise<void> | undefined;
+
+  constructor(private readonly db: Db) {}
+
+  async load(): Promise<void> {
+    const rows = await this.db.select().from(t.apiTokens);
+    this.byHash = new Map(rows.map((row) => [row.secretHash, row]));
+    this.unknown.clear();
+  }
+
+  /** Listener for committed changes: token events make the next lookup wait for a reload. */
+  onChange = (change: Change): void => {
+    if (change.events !== null && !change.events.some((e) => e.type.startsWith('api-token-'))) return;
+    const reload = this.load().catch(() => {
+      // The database is away: keep answering from the tokens known so far.
+    });
+    this.reloading = reload;
+    void reload.finally(() => {
+      if (this.reloading === reload) this.reloading = undefined;
+    });
+  };
+
+  async find(secret: string): Promise<TokenRow | undefined> {
+    if (this.reloading) await this.reloading;
+    const hash = hashSecret(secret);
+    const row = this.byHash.get(hash) ?? (await this.lookUp(hash));
+    if (!row || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return undefined;
+    return row;
+  }
+
+  private async lookUp(hash: string): Promise<TokenRow | undefined> {
+    if ((this.unknown.get(hash) ?? 0) > Date.now()) return undefined;
+    try {
+      const [row] = await this.db.select().from(t.apiTokens).where(eq(t.apiTokens.secretHash, hash));
+      if (row) {
+        this.byHash.set(hash, row);
+        return row;
+      }
+    } catch {
+      return undefined;
+    }
+    if (this.unknown.size >= MAX_UNKNOWN) this.unknown.clear();
+    this.unknown.set(hash, Date.now() + UNKNOWN_TTL_MS);
+    return undefined;
+  }
+}

@@ -1,0 +1,378 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+  const project = await app.admin.POST('/api/admin/projects', { body: { id: 'other', name: 'Other' } });
+  expect(project.response.status).toBe(201);
+  const tagType = await app.admin.POST('/api/admin/tag-types', { body: { name: 'team' } });
+  expect(tagType.response.status).toBe(201);
+});
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${++counter}`;
+
+async function latestEventId() {
+  const { data } = await app.admin.GET('/api/admin/events');
+  return data!.events[0]?.id ?? 0;
+}
+
+/** Events written after `since`, oldest first. */
+async function eventsSince(since: number) {
+  const { data } = await app.admin.GET('/api/admin/events');
+  return data!.events.filter((e) => e.id > since).reverse();
+}
+
+async function createFlag(prefix: string, projectId = 'default') {
+  const name = unique(prefix);
+  const result = await app.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId } }, body: { name } });
+  expect(result.response.status).toBe(201);
+  return name;
+}
+
+async function getFlag(featureName: string, projectId = 'default') {
+  const { data, response } = await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: { projectId, featureName } } });
+  expect(response.status).toBe(200);
+  return data!;
+}
+
+function addDependency(child: string, body: { feature: string; enabled?: boolean; variants?: string[] }, projectId = 'default') {
+  return app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/dependencies', {
+    params: { path: { projectId, featureName: child } },
+    body,
+  });
+}
+
+async function dependOn(child: string, parent: string) {
+  const result = await addDependency(child, { feature: parent });
+  expect(result.response.status).toBe(200);
+}
+
+describe('dependencies', () => {
+  it('makes a flag depend on a parent, shown on both flags, with one event', async () => {
+    const parent = await createFlag('parent');
+    const child = await createFlag('child');
+    const before = await latestEventId();
+    const result = await addDependency(child, { feature: parent });
+    expect(result.response.status).toBe(200);
+    expect((await getFlag(child)).dependencies).toEqual([{ feature: parent, enabled: true }]);
+    expect((await getFlag(parent)).children).toEqual([child]);
+    expect((await getFlag(parent)).dependencies).toEqual([]);
+    expect((await getFlag(child)).children).toEqual([]);
+
+    const events = await eventsSince(before);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'feature-dependency-added', featureName: child, project: 'default', environment: null, data: { feature: parent, enabled: true } });
+  });
+
+  it('records whether the parent must be enabled and which variants satisfy it', async () => {
+    const parentOff = await createFlag('parent-off');
+    const parentVariants = await createFlag('parent-variants');
+    const child = await createFlag('child-options');
+    const off = await addDependency(child, { feature: parentOff, enabled: false });
+    expect(off.response.status).toBe(200);
+    const before = await latestEventId();
+    const withVariants = await addDependency(child, { feature: parentVariants, enabled: true, variants: ['blue', 'green'] });
+    expect(withVariants.response.status).toBe(200);
+    const dependencies = (await getFlag(child)).dependencies;
+    expect(dependencies).toHaveLength(2);
+    expect(dependencies).toContainEqual({ feature: parentOff, enabled: false });
+    expect(dependencies).toContainEqual({ feature: parentVariants, enabled: true, variants: ['blue', 'green'] });
+    const [event] = await eventsSince(before);
+    expect(event).toMatchObject({ type: 'feature-dependency-added', featureName: child, project: 'default', data: { feature: parentVariants, enabled: true, variants: ['blue', 'green'] } });
+  });
+
+  it('updates an existing dependency when added again', async () => {
+    const parent = await createFlag('parent-again');
+    const child = await createFlag('child-again');
+    await dependOn(child, parent);
+    const result = await addDependency(child, { feature: parent, enabled: false });
+    expect(result.response.status).toBe(200);
+    expect((await getFlag(child)).dependencies).toEqual([{ feature: parent, enabled: false }]);
+  });
+
+  it('refuses variants when the parent must be disabled with 400', async () => {
+    const parent = await createFlag('parent-bad-variants');
+    const child = await createFlag('child-bad-variants');
+    const before = await latestEventId();
+    expectError(await addDependency(child, { feature: parent, enabled: false, variants: ['a'] }), 400, 'ValidationError');
+    expect((await getFlag(child)).dependencies).toEqual([]);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it.each([
+    ['on itself', 1],
+    ['on its child', 2],
+    ['on its grandchild', 3],
+  ])('refuses a cycle: a flag depending %s, with 400 and nothing written', async (_case, length) => {
+    const chain: string[] = [];
+    for (let i = 0; i < length; i++) chain.push(await createFlag(`cycle-${length}`));
+    // chain[i] depends on chain[i - 1].
+    for (let i = 1; i < chain.length; i++) await dependOn(chain[i]!, chain[i - 1]!);
+    const root = chain[0]!;
+    const leaf = chain[chain.length - 1]!;
+    const before = await latestEventId();
+    const error = expectError(await addDependency(root, { feature: leaf }), 400, 'ValidationError');
+    expect(error.message).toContain('cycle');
+    expect((await getFlag(root)).dependencies).toEqual([]);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it('refuses a parent in another project with 400', async () => {
+    const parent = await createFlag('foreign-parent', 'other');
+    const child = await createFlag('local-child');
+    const before = await latestEventId();
+    const error = expectError(await addDependency(child, { feature: parent }), 400, 'ValidationError');
+    expect(error.message).toContain(parent);
+    expect((await getFlag(child)).dependencies).toEqual([]);
+    expect((await getFlag(parent, 'other')).children).toEqual([]);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it('refuses an unknown parent with 400', async () => {
+    const child = await createFlag('orphan');
+    const before = await latestEventId();
+    const error = expectError(await addDependency(child, { feature: 'no-such-parent' }), 400, 'ValidationError');
+    expect(error.message).toContain('no-such-parent');
+    expect((await getFlag(child)).dependencies).toEqual([]);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it('answers 404 for an unknown child flag or project', async () => {
+    const parent = await createFlag('parent-of-nothing');
+    expectError(await addDependency('ghost-child', { feature: parent }), 404, 'NotFoundError');
+    expectError(await addDependency(parent, { feature: parent }, 'nowhere'), 404, 'NotFoundError');
+    expect((await getFlag(parent)).children).toEqual([]);
+  });
+
+  it('refuses a body without a parent with 400', async () => {
+    const child = await createFlag('no-parent-body');
+    const error = expectError(await call(app, 'POST', `/api/admin/projects/default/features/${child}/dependencies`, { body: { enabled: true } }), 400, 'ValidationError');
+    expect(error.message).toContain('feature');
+  });
+
+  it('removes one dependency with an event, and answers 404 when it is absent', async () => {
+    const parent = await createFlag('parent-removed');
+    const kept = await createFlag('parent-kept');
+    const child = await createFlag('child-removing');
+    await dependOn(child, parent);
+    await dependOn(child, kept);
+    const before = await latestEventId();
+    const result = await app.admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}/dependencies/{parent}', {
+      params: { path: { projectId: 'default', featureName: child, parent } },
+    });
+    expect(result.response.status).toBe(200);
+    expect((await getFlag(child)).dependencies).toEqual([{ feature: kept, enabled: true }]);
+    expect((await getFlag(parent)).children).toEqual([]);
+    const events = await eventsSince(before);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'feature-dependency-removed', featureName: child, project: 'default', data: { feature: parent } });
+
+    const again = await latestEventId();
+    const absent = await app.admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}/dependencies/{parent}', {
+      params: { path: { projectId: 'default', featureName: child, parent } },
+    });
+    expectError(absent, 404, 'NotFoundError');
+    expect(await eventsSince(again)).toEqual([]);
+  });
+
+  it('removes every dependency of a flag', async () => {
+    const first = await createFlag('parent-all-a');
+    const second = await createFlag('parent-all-b');
+    const child = await createFlag('child-all');
+    await dependOn(child, first);
+    await dependOn(child, second);
+    const before = await latestEventId();
+    const result = await app.admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}/dependencies', {
+      params: { path: { projectId: 'default', featureName: child } },
+    });
+    expect(result.response.status).toBe(200);
+    expect((await getFlag(child)).dependencies).toEqual([]);
+    expect((await getFlag(first)).children).toEqual([]);
+    expect((await getFlag(second)).children).toEqual([]);
+    const events = await eventsSince(before);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'feature-dependencies-removed', featureName: child, project: 'default' });
+  });
+
+  it('writes nothing when removing every dependency of a flag that has none', async () => {
+    const child = await createFlag('child-none');
+    const before = await latestEventId();
+    const result = await app.admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}/dependencies', {
+      params: { path: { projectId: 'default', featureName: child } },
+    });
+    expect(result.response.status).toBe(200);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it('answers 404 when removing dependencies of an unknown flag', async () => {
+    expectError(await call(app, 'DELETE', '/api/admin/projects/default/features/ghost-child/dependencies'), 404, 'NotFoundError');
+    expectError(await call(app, 'DELETE', '/api/admin/projects/default/features/ghost-child/dependencies/anything'), 404, 'NotFoundError');
+  });
+});
+
+describe('tags on flags', () => {
+  const tagsPath = (featureName: string) => `/api/admin/features/${featureName}/tags`;
+
+  async function tagsOf(featureName: string) {
+    const { data, response } = await app.admin.GET('/api/admin/features/{featureName}/tags', { params: { path: { featureName } } });
+    expect(response.status).toBe(200);
+    expect(data!.version).toBe(1);
+    return data!.tags;
+  }
+
+  async function tagValues(type: string) {
+    const { data } = await app.admin.GET('/api/admin/tags/{type}', { params: { path: { type } } });
+    return data!.tags.map((t) => t.value);
+  }
+
+  function tag(featureName: string, type: string, value: string) {
+    return app.admin.POST('/api/admin/features/{featureName}/tags', { params: { path: { featureName } }, body: { type, value } });
+  }
+
+  it('starts with no tags', async () => {
+    const flag = await createFlag('untagged');
+    expect(await tagsOf(flag)).toEqual([]);
+  });
+
+  it('tags a flag with 201, creating the tag first, with both events', async () => {
+    const flag = await createFlag('tagged');
+    const value = unique('fresh-value');
+    const before = await latestEventId();
+    const result = await tag(flag, 'simple', value);
+    expect(result.response.status).toBe(201);
+    expect(result.data).toEqual({ type: 'simple', value });
+    expect(await tagsOf(flag)).toEqual([{ type: 'simple', value }]);
+    expect((await getFlag(flag)).tags).toEqual([{ type: 'simple', value }]);
+    expect(await tagValues('simple')).toContain(value);
+
+    const events = await eventsSince(before);
+    expect(events.map((e) => e.type)).toEqual(['tag-created', 'feature-tagged']);
+    expect(events[0]).toMatchObject({ data: { type: 'simple', value } });
+    expect(events[1]).toMatchObject({ featureName: flag, project: 'default', data: { type: 'simple', value }, tags: [{ type: 'simple', value }] });
+  });
+
+  it('tags with an existing tag without creating it again', async () => {
+    const first = await createFlag('shares-a');
+    const second = await createFlag('shares-b');
+    const value = unique('shared');
+    expect((await tag(first, 'team', value)).response.status).toBe(201);
+    const before = await latestEventId();
+    expect((await tag(second, 'team', value)).response.status).toBe(201);
+    const events = await eventsSince(before);
+    expect(events.map((e) => e.type)).toEqual(['feature-tagged']);
+    expect(events[0]).toMatchObject({ featureName: second, project: 'default', data: { type: 'team', value } });
+    expect((await tagValues('team')).filter((v) => v === value)).toHaveLength(1);
+  });
+
+  it('refuses a tag the flag already carries with 409, writing nothing', async () => {
+    const flag = await createFlag('tagged-twice');
+    const value = unique('once');
+    await tag(flag, 'simple', value);
+    const before = await latestEventId();
+    expectError(await tag(flag, 'simple', value), 409, 'NameExistsError');
+    expect(await tagsOf(flag)).toEqual([{ type: 'simple', value }]);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it('refuses an unknown tag type with 400, creating no tag', async () => {
+    const flag = await createFlag('unknown-type');
+    const value = unique('orphan-value');
+    const before = await latestEventId();
+    const error = expectError(await tag(flag, 'no-such-type', value), 400, 'ValidationError');
+    expect(error.message).toContain('no-such-type');
+    expect(await tagsOf(flag)).toEqual([]);
+    expect(await tagValues('simple')).not.toContain(value);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it.each([
+    ['a value of one character', { type: 'simple', value: 'x' }, 'value'],
+    ['an unknown field', { type: 'simple', value: 'fine-value', colour: 'red' }, 'colour'],
+  ])('refuses %s with 400', async (_case, body, mention) => {
+    const flag = await createFlag('bad-tag-body');
+    const error = expectError(await call(app, 'POST', tagsPath(flag), { body }), 400, 'ValidationError');
+    expect(error.message).toContain(mention);
+    expect(await tagsOf(flag)).toEqual([]);
+  });
+
+  it('answers 404 for an unknown flag on every tag operation', async () => {
+    const before = await latestEventId();
+    expectError(await call(app, 'GET', tagsPath('ghost-flag')), 404, 'NotFoundError');
+    expectError(await tag('ghost-flag', 'simple', unique('ghost-tag')), 404, 'NotFoundError');
+    expectError(await call(app, 'PUT', tagsPath('ghost-flag'), { body: { addedTags: [{ type: 'simple', value: 'ghostly' }] } }), 404, 'NotFoundError');
+    expectError(await call(app, 'DELETE', `${tagsPath('ghost-flag')}/simple/ghostly`), 404, 'NotFoundError');
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it('adds and removes several tags with PUT, answering the tags after', async () => {
+    const flag = await createFlag('bulk');
+    const [keep, drop, added] = [unique('keep'), unique('drop'), unique('added')];
+    await tag(flag, 'simple', keep);
+    await tag(flag, 'simple', drop);
+    const before = await latestEventId();
+    const result = await app.admin.PUT('/api/admin/features/{featureName}/tags', {
+      params: { path: { featureName: flag } },
+      body: { addedTags: [{ type: 'team', value: added }], removedTags: [{ type: 'simple', value: drop }] },
+    });
+    expect(result.response.status).toBe(200);
+    const expected = [
+      { type: 'simple', value: keep },
+      { type: 'team', value: added },
+    ];
+    expect(result.data).toEqual({ version: 1, tags: expected });
+    expect(await tagsOf(flag)).toEqual(expected);
+
+    const events = await eventsSince(before);
+    expect(events.map((e) => e.type)).toEqual(['feature-untagged', 'tag-created', 'feature-tagged']);
+    expect(events[0]).toMatchObject({ featureName: flag, project: 'default', preData: { type: 'simple', value: drop } });
+    expect(events[2]).toMatchObject({ featureName: flag, project: 'default', data: { type: 'team', value: added } });
+  });
+
+  it('applies none of a PUT that adds a tag of an unknown type', async () => {
+    const flag = await createFlag('bulk-bad');
+    const kept = unique('stays');
+    await tag(flag, 'simple', kept);
+    const before = await latestEventId();
+    const response = await call(app, 'PUT', tagsPath(flag), {
+      body: { removedTags: [{ type: 'simple', value: kept }], addedTags: [{ type: 'missing-type', value: 'whatever' }] },
+    });
+    expectError(response, 400, 'ValidationError');
+    expect(await tagsOf(flag)).toEqual([{ type: 'simple', value: kept }]);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it('takes a tag off a flag with 200 and an event, then answers 404', async () => {
+    const flag = await createFlag('untag');
+    const value = unique('removable');
+    await tag(flag, 'team', value);
+    const before = await latestEventId();
+    const result = await app.admin.DELETE('/api/admin/features/{featureName}/tags/{type}/{value}', {
+      params: { path: { featureName: flag, type: 'team', value } },
+    });
+    expect(result.response.status).toBe(200);
+    expect(await tagsOf(flag)).toEqual([]);
+    // The tag itself still exists.
+    expect(await tagValues('team')).toContain(value);
+    const events = await eventsSince(before);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'feature-untagged', featureName: flag, project: 'default', preData: { type: 'team', value } });
+
+    const again = await latestEventId();
+    const absent = await app.admin.DELETE('/api/admin/features/{featureName}/tags/{type}/{value}', {
+      params: { path: { featureName: flag, type: 'team', value } },
+    });
+    expectError(absent, 404, 'NotFoundError');
+    expect(await eventsSince(again)).toEqual([]);
+  });
+
+  it('answers 404 when the flag does not carry a tag that exists elsewhere', async () => {
+    const carrier = await createFlag('carrier');
+    const other = await createFlag('non-carrier');
+    const value = unique('elsewhere');
+    await tag(carrier, 'simple', value);
+    expectError(await call(app, 'DELETE', `${tagsPath(other)}/simple/${value}`), 404, 'NotFoundError');
+    expect(await tagsOf(carrier)).toEqual([{ type: 'simple', value }]);
+  });
+});

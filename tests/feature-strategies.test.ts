@@ -1,0 +1,750 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { components } from 'flag-service/client';
+import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+
+type Constraint = components['schemas']['Constraint'];
+type Variant = components['schemas']['Variant'];
+type CreateFeatureStrategy = components['schemas']['CreateFeatureStrategy'];
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+  const project = await app.admin.POST('/api/admin/projects', {
+    body: { id: 'devonly', name: 'Development only', environments: ['development'] },
+  });
+  expect(project.response.status).toBe(201);
+});
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${++counter}`;
+
+async function createFlag(prefix: string, projectId = 'default') {
+  const name = unique(prefix);
+  const result = await app.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId } }, body: { name } });
+  expect(result.response.status).toBe(201);
+  return name;
+}
+
+const envPath = (featureName: string, environment = 'development', projectId = 'default') => ({ projectId, featureName, environment });
+
+async function latestEventId() {
+  const { data } = await app.admin.GET('/api/admin/events');
+  return data!.events[0]?.id ?? 0;
+}
+
+/** Events written after `since`, oldest first. */
+async function eventsSince(since: number) {
+  const { data } = await app.admin.GET('/api/admin/events');
+  return data!.events.filter((e) => e.id > since).reverse();
+}
+
+async function turnOn(featureName: string, environment = 'development') {
+  const result = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', {
+    params: { path: envPath(featureName, environment) },
+  });
+  expect(result.response.status).toBe(200);
+}
+
+async function turnOff(featureName: string, environment = 'development') {
+  const result = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/off', {
+    params: { path: envPath(featureName, environment) },
+  });
+  expect(result.response.status).toBe(200);
+}
+
+async function environmentOf(featureName: string, environment = 'development') {
+  const { data, response } = await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', {
+    params: { path: { projectId: 'default', featureName } },
+  });
+  expect(response.status).toBe(200);
+  const env = data!.environments.find((e) => e.name === environment);
+  expect(env).toBeDefined();
+  return env!;
+}
+
+async function listStrategies(featureName: string, environment = 'development') {
+  const { data, response } = await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
+    params: { path: envPath(featureName, environment) },
+  });
+  expect(response.status).toBe(200);
+  return data!;
+}
+
+async function addStrategy(featureName: string, body: CreateFeatureStrategy, environment = 'development') {
+  const result = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
+    params: { path: envPath(featureName, environment) },
+    body,
+  });
+  if (result.response.status !== 200) throw new Error(`adding a strategy failed: ${result.response.status} ${JSON.stringify(result.error)}`);
+  return result.data!;
+}
+
+const strategiesPath = (featureName: string, environment = 'development') =>
+  `/api/admin/projects/default/features/${featureName}/environments/${environment}/strategies`;
+
+describe('turning a flag on and off in an environment', () => {
+  it('adds a 100% gradual rollout before enabling a flag without strategies, and records both in that order', async () => {
+    const name = await createFlag('on-fresh');
+    const before = await latestEventId();
+    await turnOn(name);
+
+    const env = await environmentOf(name);
+    expect(env.enabled).toBe(true);
+    expect(env.strategies).toHaveLength(1);
+    expect(env.strategies[0]).toMatchObject({
+      name: 'flexibleRollout',
+      disabled: false,
+      parameters: { rollout: '100', stickiness: 'default', groupId: name },
+      constraints: [],
+      segments: [],
+    });
+    expect(env.hasStrategies).toBe(true);
+    expect(env.hasEnabledStrategies).toBe(true);
+    expect((await environmentOf(name, 'production')).enabled).toBe(false);
+
+    const events = await eventsSince(before);
+    expect(events.map((e) => e.type)).toEqual(['feature-strategy-add', 'feature-environment-enabled']);
+    for (const event of events) expect(event).toMatchObject({ featureName: name, project: 'default', environment: 'development' });
+    expect(events[0]!.data).toMatchObject({ id: env.strategies[0]!.id, name: 'flexibleRollout' });
+  });
+
+  it('writes nothing and adds no second strategy when the flag is already on', async () => {
+    const name = await createFlag('on-twice');
+    await turnOn(name);
+    const before = await latestEventId();
+    await turnOn(name);
+    expect(await eventsSince(before)).toEqual([]);
+    expect(await listStrategies(name)).toHaveLength(1);
+  });
+
+  it('turns a flag off with one event, keeping its strategies, and writes nothing when already off', async () => {
+    const name = await createFlag('off');
+    await turnOn(name);
+    let before = await latestEventId();
+    await turnOff(name);
+    const env = await environmentOf(name);
+    expect(env.enabled).toBe(false);
+    expect(env.strategies).toHaveLength(1);
+    const events = await eventsSince(before);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'feature-environment-disabled', featureName: name, project: 'default', environment: 'development' });
+
+    before = await latestEventId();
+    await turnOff(name);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it('re-enables with the existing strategies and adds nothing when one is enabled', async () => {
+    const name = await createFlag('on-existing');
+    const strategy = await addStrategy(name, { name: 'default' });
+    const before = await latestEventId();
+    await turnOn(name);
+    const strategies = await listStrategies(name);
+    expect(strategies.map((s) => s.id)).toEqual([strategy.id]);
+    const events = await eventsSince(before);
+    expect(events.map((e) => e.type)).toEqual(['feature-environment-enabled']);
+  });
+
+  it('adds a gradual rollout when every strategy is disabled', async () => {
+    const name = await createFlag('on-disabled-only');
+    const disabled = await addStrategy(name, { name: 'default', disabled: true });
+    expect((await environmentOf(name)).hasEnabledStrategies).toBe(false);
+    await turnOn(name);
+    const strategies = await listStrategies(name);
+    expect(strategies).toHaveLength(2);
+    expect(strategies[0]!.id).toBe(disabled.id);
+    expect(strategies[1]).toMatchObject({ name: 'flexibleRollout', disabled: false, parameters: { rollout: '100', stickiness: 'default', groupId: name } });
+    expect((await environmentOf(name)).hasEnabledStrategies).toBe(true);
+  });
+
+  it('only changes the environment asked for', async () => {
+    const name = await createFlag('on-one-env');
+    await turnOn(name, 'production');
+    expect((await environmentOf(name, 'production')).enabled).toBe(true);
+    expect((await environmentOf(name, 'development')).enabled).toBe(false);
+    expect(await listStrategies(name, 'development')).toEqual([]);
+  });
+
+  it.each(['on', 'off'])('answers 404 to %s for an unknown project, flag or environment, or one not on the project, writing nothing', async (action) => {
+    const name = await createFlag(`missing-${action}`);
+    const other = await createFlag(`narrow-${action}`, 'devonly');
+    const before = await latestEventId();
+    const paths = [
+      `/api/admin/projects/nowhere/features/${name}/environments/development/${action}`,
+      `/api/admin/projects/default/features/ghost-flag/environments/development/${action}`,
+      `/api/admin/projects/default/features/${name}/environments/moon/${action}`,
+      `/api/admin/projects/devonly/features/${other}/environments/production/${action}`,
+      `/api/admin/projects/devonly/features/${name}/environments/development/${action}`,
+    ];
+    for (const path of paths) expectError(await call(app, 'POST', path), 404, 'NotFoundError');
+    expect(await eventsSince(before)).toEqual([]);
+    expect((await environmentOf(name)).enabled).toBe(false);
+  });
+
+  it('answers 401 without a token', async () => {
+    const name = await createFlag('on-anonymous');
+    const response = await call(app, 'POST', `/api/admin/projects/default/features/${name}/environments/development/on`, { token: null });
+    expect(response.status).toBe(401);
+    expect((await environmentOf(name)).enabled).toBe(false);
+  });
+});
+
+describe('strategies of a flag in an environment', () => {
+  it('adds a strategy with id, title, parameters as strings, constraints and variants, and records it', async () => {
+    const name = await createFlag('add');
+    const before = await latestEventId();
+    const strategy = await addStrategy(name, {
+      name: 'flexibleRollout',
+      title: 'Half the users',
+      parameters: { rollout: 50, stickiness: 'userId', groupId: 'group-a' },
+      constraints: [{ contextName: 'userId', operator: 'IN', values: ['alice', 'bob'] }],
+      variants: [{ name: 'blue', weightType: 'variable', stickiness: 'userId', payload: { type: 'string', value: 'b' } }],
+    });
+    expect(typeof strategy.id).toBe('string');
+    expect(strategy.id.length).toBeGreaterThan(0);
+    expect(strategy).toMatchObject({
+      name: 'flexibleRollout',
+      title: 'Half the users',
+      featureName: name,
+      environment: 'development',
+      disabled: false,
+      sortOrder: 0,
+      parameters: { rollout: '50', stickiness: 'userId', groupId: 'group-a' },
+      constraints: [{ contextName: 'userId', operator: 'IN', values: ['alice', 'bob'], caseInsensitive: false, inverted: false }],
+      variants: [{ name: 'blue', weight: 1000, weightType: 'variable', stickiness: 'userId', payload: { type: 'string', value: 'b' } }],
+      segments: [],
+    });
+
+    const one = await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', {
+      params: { path: { ...envPath(name), strategyId: strategy.id } },
+    });
+    expect(one.response.status).toBe(200);
+    expect(one.data).toEqual(strategy);
+    expect(await listStrategies(name)).toEqual([strategy]);
+    expect((await environmentOf(name)).strategies).toEqual([strategy]);
+    // Adding a strategy does not turn the flag on.
+    expect((await environmentOf(name)).enabled).toBe(false);
+
+    const events = await eventsSince(before);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'feature-strategy-add', featureName: name, project: 'default', environment: 'development', data: strategy });
+  });
+
+  it('stores number and boolean parameters as strings and fills in the gradual rollout defaults', async () => {
+    const name = await createFlag('params');
+    const custom = await addStrategy(name, { name: 'default', parameters: { count: 3, ratio: 0.5, on: true, text: 'x' } });
+    expect(custom.parameters).toEqual({ count: '3', ratio: '0.5', on: 'true', text: 'x' });
+    const rollout = await addStrategy(name, { name: 'flexibleRollout' });
+    expect(rollout.parameters).toEqual({ rollout: '100', stickiness: 'default', groupId: name });
+    expect(rollout.title).toBeNull();
+  });
+
+  it('gives new strategies the next sort order and lists them in order', async () => {
+    const name = await createFlag('order-default');
+    const first = await addStrategy(name, { name: 'default' });
+    const second = await addStrategy(name, { name: 'remoteAddress', parameters: { IPs: '10.0.0.1' } });
+    const third = await addStrategy(name, { name: 'applicationHostname', parameters: { hostNames: 'a.example' } });
+    expect([first.sortOrder, second.sortOrder, third.sortOrder]).toEqual([0, 1, 2]);
+    expect((await listStrategies(name)).map((s) => s.id)).toEqual([first.id, second.id, third.id]);
+  });
+
+  it('refuses an unknown strategy name with 400, adding no row and no event', async () => {
+    const name = await createFlag('unknown-name');
+    const before = await latestEventId();
+    const result = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
+      params: { path: envPath(name) },
+      body: { name: 'noSuchStrategy' },
+    });
+    const error = expectError(result, 400, 'ValidationError');
+    expect(error.message).toContain('noSuchStrategy');
+    expect(await listStrategies(name)).toEqual([]);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it.each([
+    ['an unknown field', { name: 'default', colour: 'red' }, 'colour'],
+    ['a rollout above 100', { name: 'flexibleRollout', parameters: { rollout: '150' } }, '150'],
+    ['no name', { title: 'nameless' }, 'name'],
+  ])('refuses %s with 400 naming it', async (_case, body, field) => {
+    const name = await createFlag('bad-body');
+    const before = await latestEventId();
+    const error = expectError(await call(app, 'POST', strategiesPath(name), { body }), 400, 'ValidationError');
+    expect(error.message).toContain(field);
+    expect(await listStrategies(name)).toEqual([]);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it('refuses a body that is not JSON with 415', async () => {
+    const name = await createFlag('content-type');
+    const response = await call(app, 'POST', strategiesPath(name), { body: 'name=default', contentType: 'text/plain' });
+    expectError(response, 415, 'ContentTypeerror');
+    expect(await listStrategies(name)).toEqual([]);
+  });
+
+  it('answers 404 for an unknown strategy id on get, put, patch and delete, and for a strategy of another environment', async () => {
+    const name = await createFlag('unknown-id');
+    const production = await addStrategy(name, { name: 'default' }, 'production');
+    const before = await latestEventId();
+    for (const id of ['5b0e4d1e-0000-4000-8000-000000000000', production.id]) {
+      const path = `${strategiesPath(name)}/${id}`;
+      expectError(await call(app, 'GET', path), 404, 'NotFoundError');
+      expectError(await call(app, 'PUT', path, { body: { name: 'default' } }), 404, 'NotFoundError');
+      expectError(await call(app, 'PATCH', path, { body: [{ op: 'replace', path: '/title', value: 'x' }] }), 404, 'NotFoundError');
+      expectError(await call(app, 'DELETE', path), 404, 'NotFoundError');
+    }
+    expect(await eventsSince(before)).toEqual([]);
+    expect(await listStrategies(name, 'production')).toEqual([production]);
+  });
+
+  it('answers 404 when listing strategies of an environment not on the project', async () => {
+    const name = await createFlag('not-on-project', 'devonly');
+    expectError(await call(app, 'GET', `/api/admin/projects/devonly/features/${name}/environments/production/strategies`), 404, 'NotFoundError');
+    expectError(await call(app, 'POST', `/api/admin/projects/devonly/features/${name}/environments/production/strategies`, { body: { name: 'default' } }), 404, 'NotFoundError');
+  });
+
+  it('replaces a strategy with PUT and records the change with data and preData', async () => {
+    const name = await createFlag('put');
+    const original = await addStrategy(name, { name: 'flexibleRollout', title: 'Before', parameters: { rollout: '10' } });
+    const before = await latestEventId();
+    const result = await app.admin.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', {
+      params: { path: { ...envPath(name), strategyId: original.id } },
+      body: {
+        name: 'flexibleRollout',
+        title: 'After',
+        disabled: true,
+        parameters: { rollout: 75, stickiness: 'sessionId', groupId: 'g' },
+        constraints: [{ contextName: 'appName', operator: 'STR_STARTS_WITH', values: ['web'], caseInsensitive: true }],
+      },
+    });
+    expect(result.response.status).toBe(200);
+    expect(result.data).toMatchObject({
+      id: original.id,
+      title: 'After',
+      disabled: true,
+      sortOrder: original.sortOrder,
+      parameters: { rollout: '75', stickiness: 'sessionId', groupId: 'g' },
+      constraints: [{ contextName: 'appName', operator: 'STR_STARTS_WITH', values: ['web'], caseInsensitive: true, inverted: false }],
+    });
+    expect(await listStrategies(name)).toEqual([result.data]);
+    const events = await eventsSince(before);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      type: 'feature-strategy-update',
+      featureName: name,
+      project: 'default',
+      environment: 'development',
+      data: result.data,
+      preData: original,
+    });
+  });
+
+  it('refuses a PUT with an unknown strategy name, leaving the strategy as it was', async () => {
+    const name = await createFlag('put-bad');
+    const original = await addStrategy(name, { name: 'default', title: 'Kept' });
+    const before = await latestEventId();
+    const error = expectError(await call(app, 'PUT', `${strategiesPath(name)}/${original.id}`, { body: { name: 'madeUp' } }), 400, 'ValidationError');
+    expect(error.message).toContain('madeUp');
+    expect(await listStrategies(name)).toEqual([original]);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it('changes a strategy with a JSON patch and records it', async () => {
+    const name = await createFlag('patch');
+    const original = await addStrategy(name, { name: 'flexibleRollout', parameters: { rollout: '20' } });
+    const before = await latestEventId();
+    const result = await app.admin.PATCH('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', {
+      params: { path: { ...envPath(name), strategyId: original.id } },
+      body: [
+        { op: 'replace', path: '/title', value: 'Patched' },
+        { op: 'replace', path: '/parameters/rollout', value: '30' },
+        { op: 'add', path: '/constraints/-', value: { contextName: 'userId', operator: 'NUM_GT', value: '5' } },
+      ],
+    });
+    expect(result.response.status).toBe(200);
+    expect(result.data).toMatchObject({
+      id: original.id,
+      title: 'Patched',
+      parameters: { rollout: '30', stickiness: 'default', groupId: name },
+      constraints: [{ contextName: 'userId', operator: 'NUM_GT', value: '5', caseInsensitive: false, inverted: false }],
+    });
+    expect(await listStrategies(name)).toEqual([result.data]);
+    const events = await eventsSince(before);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'feature-strategy-update', featureName: name, project: 'default', environment: 'development', data: result.data, preData: original });
+  });
+
+  it.each([
+    ['a failing test operation', [{ op: 'test', path: '/title', value: 'not the title' }], undefined],
+    ['a path that does not exist', [{ op: 'replace', path: '/nothing/here', value: 1 }], undefined],
+    ['an invalid constraint value', [{ op: 'add', path: '/constraints/-', value: { contextName: 'x', operator: 'NUM_EQ', value: 'ten' } }], 'ten'],
+    ['an unknown strategy name', [{ op: 'replace', path: '/name', value: 'inventedStrategy' }], 'inventedStrategy'],
+    ['a field outside the schema', [{ op: 'add', path: '/colour', value: 'red' }], 'colour'],
+  ])('refuses a patch with %s with 400, changing nothing', async (_case, patch, mention) => {
+    const name = await createFlag('patch-bad');
+    const original = await addStrategy(name, { name: 'default', title: 'Original' });
+    const before = await latestEventId();
+    const error = expectError(await call(app, 'PATCH', `${strategiesPath(name)}/${original.id}`, { body: patch }), 400, 'ValidationError');
+    if (mention) expect(error.message).toContain(mention);
+    expect(await listStrategies(name)).toEqual([original]);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it('deletes a strategy with an event, keeping the flag on while another is left', async () => {
+    const name = await createFlag('delete');
+    const keep = await addStrategy(name, { name: 'default' });
+    const gone = await addStrategy(name, { name: 'flexibleRollout' });
+    await turnOn(name);
+    const before = await latestEventId();
+    const result = await app.admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', {
+      params: { path: { ...envPath(name), strategyId: gone.id } },
+    });
+    expect(result.response.status).toBe(200);
+    expect((await listStrategies(name)).map((s) => s.id)).toEqual([keep.id]);
+    expectError(await call(app, 'GET', `${strategiesPath(name)}/${gone.id}`), 404, 'NotFoundError');
+    expect((await environmentOf(name)).enabled).toBe(true);
+    const events = await eventsSince(before);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'feature-strategy-remove', featureName: name, project: 'default', environment: 'development', preData: gone });
+  });
+
+  it('turns the environment off when its last strategy is deleted', async () => {
+    const name = await createFlag('delete-last');
+    await turnOn(name);
+    const [only] = await listStrategies(name);
+    const before = await latestEventId();
+    const response = await call(app, 'DELETE', `${strategiesPath(name)}/${only!.id}`);
+    expect(response.status).toBe(200);
+    const env = await environmentOf(name);
+    expect(env.enabled).toBe(false);
+    expect(env.strategies).toEqual([]);
+    expect(env.hasStrategies).toBe(false);
+    const events = await eventsSince(before);
+    expect(events.map((e) => e.type)).toEqual(['feature-strategy-remove', 'feature-environment-disabled']);
+    for (const event of events) expect(event).toMatchObject({ featureName: name, project: 'default', environment: 'development' });
+    // The other environment is untouched.
+    expect((await environmentOf(name, 'production')).enabled).toBe(false);
+  });
+
+  it('reorders strategies and records strategy-order-changed', async () => {
+    const name = await createFlag('reorder');
+    const a = await addStrategy(name, { name: 'default', title: 'a' });
+    const b = await addStrategy(name, { name: 'default', title: 'b' });
+    const c = await addStrategy(name, { name: 'default', title: 'c' });
+    const before = await latestEventId();
+    const result = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/set-sort-order', {
+      params: { path: envPath(name) },
+      body: [
+        { id: c.id, sortOrder: 0 },
+        { id: a.id, sortOrder: 1 },
+        { id: b.id, sortOrder: 2 },
+      ],
+    });
+    expect(result.response.status).toBe(200);
+    const after = await listStrategies(name);
+    expect(after.map((s) => [s.title, s.sortOrder])).toEqual([
+      ['c', 0],
+      ['a', 1],
+      ['b', 2],
+    ]);
+    expect((await environmentOf(name)).strategies.map((s) => s.id)).toEqual([c.id, a.id, b.id]);
+    const events = await eventsSince(before);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      type: 'strategy-order-changed',
+      featureName: name,
+      project: 'default',
+      environment: 'development',
+      data: { strategies: [{ id: c.id, sortOrder: 0 }, { id: a.id, sortOrder: 1 }, { id: b.id, sortOrder: 2 }] },
+      preData: { strategies: [{ id: a.id, sortOrder: 0 }, { id: b.id, sortOrder: 1 }, { id: c.id, sortOrder: 2 }] },
+    });
+  });
+
+  it('refuses a reorder naming an unknown strategy with 404, applying none of it', async () => {
+    const name = await createFlag('reorder-bad');
+    const a = await addStrategy(name, { name: 'default' });
+    const b = await addStrategy(name, { name: 'default' });
+    const before = await latestEventId();
+    const response = await call(app, 'POST', `${strategiesPath(name)}/set-sort-order`, {
+      body: [
+        { id: b.id, sortOrder: 0 },
+        { id: 'no-such-strategy', sortOrder: 1 },
+      ],
+    });
+    expectError(response, 404, 'NotFoundError');
+    expect((await listStrategies(name)).map((s) => [s.id, s.sortOrder])).toEqual([
+      [a.id, 0],
+      [b.id, 1],
+    ]);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+});
+
+describe('constraints', () => {
+  const valid: [Constraint['operator'], Partial<Constraint>][] = [
+    ['IN', { values: ['a', 'b'] }],
+    ['NOT_IN', { values: ['c'] }],
+    ['STR_STARTS_WITH', { values: ['pre'] }],
+    ['STR_ENDS_WITH', { values: ['.com', '.org'] }],
+    ['STR_CONTAINS', { values: ['mid'] }],
+    ['NUM_EQ', { value: '42' }],
+    ['NUM_GT', { value: '-1.5' }],
+    ['NUM_GTE', { value: '0' }],
+    ['NUM_LT', { value: '100' }],
+    ['NUM_LTE', { value: '3.25' }],
+    ['DATE_AFTER', { value: '2024-01-31T12:00:00Z' }],
+    ['DATE_BEFORE', { value: '2030-06-01T08:30:00.000+02:00' }],
+    ['SEMVER_EQ', { value: '1.2.3' }],
+    ['SEMVER_GT', { value: '2.0.0-beta.1' }],
+    ['SEMVER_GTE', { value: '0.0.1' }],
+    ['SEMVER_LT', { value: '10.20.30' }],
+    ['SEMVER_LTE', { value: '1.0.0+build.5' }],
+    ['REGEX', { value: '^user-[0-9]+$' }],
+  ];
+
+  it('covers all 18 operators', () => {
+    expect(new Set(valid.map(([op]) => op)).size).toBe(18);
+  });
+
+  it.each(valid)('accepts %s with caseInsensitive and inverted', async (operator, values) => {
+    const name = await createFlag(`op-${operator.toLowerCase()}`);
+    const constraint: Constraint = { contextName: 'userId', operator, caseInsensitive: true, inverted: true, ...values };
+    const strategy = await addStrategy(name, { name: 'default', constraints: [constraint] });
+    expect(strategy.constraints).toHaveLength(1);
+    expect(strategy.constraints[0]).toMatchObject(constraint);
+    expect((await listStrategies(name))[0]!.constraints).toEqual(strategy.constraints);
+  });
+
+  it('defaults caseInsensitive and inverted to false', async () => {
+    const name = await createFlag('op-defaults');
+    const strategy = await addStrategy(name, {
+      name: 'default',
+      constraints: [
+        { contextName: 'appName', operator: 'IN', values: ['web'] },
+        { contextName: 'version', operator: 'SEMVER_GT', value: '1.0.0' },
+      ],
+    });
+    expect(strategy.constraints).toMatchObject([
+      { contextName: 'appName', operator: 'IN', values: ['web'], caseInsensitive: false, inverted: false },
+      { contextName: 'version', operator: 'SEMVER_GT', value: '1.0.0', caseInsensitive: false, inverted: false },
+    ]);
+  });
+
+  it.each([
+    ['a non-number for NUM_GT', { contextName: 'age', operator: 'NUM_GT', value: 'twelve' }, 'twelve'],
+    ['a non-number for NUM_EQ', { contextName: 'age', operator: 'NUM_EQ', value: '12abc' }, '12abc'],
+    ['a date without time for DATE_AFTER', { contextName: 'currentTime', operator: 'DATE_AFTER', value: '2024-01-31' }, '2024-01-31'],
+    ['a non-date for DATE_BEFORE', { contextName: 'currentTime', operator: 'DATE_BEFORE', value: 'tomorrow' }, 'tomorrow'],
+    ['an impossible date for DATE_AFTER', { contextName: 'currentTime', operator: 'DATE_AFTER', value: '2024-13-45T25:00:00Z' }, '2024-13-45T25:00:00Z'],
+    // RFC 3339 (section 5.7) limits the day to the days of the month: 30 February is not a date-time.
+    ['a day the month does not have for DATE_AFTER', { contextName: 'currentTime', operator: 'DATE_AFTER', value: '2024-02-30T00:00:00Z' }, '2024-02-30T00:00:00Z'],
+    ['an invalid semver for SEMVER_EQ', { contextName: 'version', operator: 'SEMVER_EQ', value: '1.2' }, '1.2'],
+    ['an invalid semver for SEMVER_LT', { contextName: 'version', operator: 'SEMVER_LT', value: 'v-one' }, 'v-one'],
+    // Semantic Versioning 2.0.0 (FAQ): "v1.2.3" is not a semantic version.
+    ['a v-prefixed version for SEMVER_GT', { contextName: 'version', operator: 'SEMVER_GT', value: 'v1.2.3' }, 'v1.2.3'],
+    ['a pattern that does not compile for REGEX', { contextName: 'userId', operator: 'REGEX', value: '([a-z' }, '([a-z'],
+    ['empty values for IN', { contextName: 'userId', operator: 'IN', values: [] }, 'values'],
+    ['no values for NOT_IN', { contextName: 'userId', operator: 'NOT_IN' }, 'values'],
+    ['no value for NUM_LT', { contextName: 'age', operator: 'NUM_LT' }, 'value'],
+    ['an unknown operator', { contextName: 'userId', operator: 'LIKE', values: ['a'] }, 'operator'],
+  ])('refuses %s with 400 naming it, adding nothing', async (_case, constraint, mention) => {
+    const name = await createFlag('op-bad');
+    const before = await latestEventId();
+    const response = await call(app, 'POST', strategiesPath(name), { body: { name: 'default', constraints: [constraint] } });
+    const error = expectError(response, 400, 'ValidationError');
+    expect(error.message).toContain(mention);
+    expect(error.message).toContain('constraints');
+    expect(await listStrategies(name)).toEqual([]);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it('checks constraint values on PUT as well', async () => {
+    const name = await createFlag('op-put');
+    const original = await addStrategy(name, { name: 'default' });
+    const before = await latestEventId();
+    const response = await call(app, 'PUT', `${strategiesPath(name)}/${original.id}`, {
+      body: { name: 'default', constraints: [{ contextName: 'version', operator: 'SEMVER_GTE', value: 'latest' }] },
+    });
+    expect(expectError(response, 400, 'ValidationError').message).toContain('latest');
+    expect(await listStrategies(name)).toEqual([original]);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+});
+
+describe('strategy variants', () => {
+  it('keeps fixed weights and shares the rest among the variable ones', async () => {
+    const name = await createFlag('sv-mixed');
+    const strategy = await addStrategy(name, {
+      name: 'flexibleRollout',
+      variants: [
+        { name: 'fixed', weightType: 'fix', weight: 200, payload: { type: 'json', value: '{"a":1}' } },
+        { name: 'var-one', weightType: 'variable', payload: { type: 'csv', value: 'a,b,c' } },
+        { name: 'var-two', payload: { type: 'number', value: '7' } },
+      ],
+    });
+    expect(strategy.variants.map((v) => [v.name, v.weight, v.weightType])).toEqual([
+      ['fixed', 200, 'fix'],
+      ['var-one', 400, 'variable'],
+      ['var-two', 400, 'variable'],
+    ]);
+    expect(strategy.variants.map((v) => v.stickiness)).toEqual(['default', 'default', 'default']);
+    expect(strategy.variants[0]!.payload).toEqual({ type: 'json', value: '{"a":1}' });
+  });
+
+  it('gives three variable variants 334, 333 and 333', async () => {
+    const name = await createFlag('sv-three');
+    const strategy = await addStrategy(name, {
+      name: 'default',
+      variants: [{ name: 'one', weight: 10 }, { name: 'two' }, { name: 'three', weightType: 'variable' }],
+    });
+    const weights = strategy.variants.map((v) => v.weight!);
+    expect(weights).toEqual([334, 333, 333]);
+    expect(weights.reduce((a, b) => a + b, 0)).toBe(1000);
+  });
+
+  it.each([
+    ['a json payload that does not parse', [{ name: 'broken', payload: { type: 'json', value: '{nope' } }], 'broken'],
+    ['duplicate variant names', [{ name: 'twin' }, { name: 'twin' }], 'twin'],
+    ['fixed weights above 1000', [{ name: 'big', weightType: 'fix', weight: 700 }, { name: 'bigger', weightType: 'fix', weight: 600 }, { name: 'rest' }], '1300'],
+  ])('refuses %s with 400, adding nothing', async (_case, variants, mention) => {
+    const name = await createFlag('sv-bad');
+    const before = await latestEventId();
+    const response = await call(app, 'POST', strategiesPath(name), { body: { name: 'default', variants } });
+    const error = expectError(response, 400, 'ValidationError');
+    expect(error.message).toContain(mention);
+    expect(await listStrategies(name)).toEqual([]);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+});
+
+describe('environment variants', () => {
+  const variantsPath = (featureName: string, environment = 'development', projectId = 'default') =>
+    `/api/admin/projects/${projectId}/features/${featureName}/environments/${environment}/variants`;
+
+  async function getVariants(featureName: string, environment = 'development') {
+    const { data, response } = await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
+      params: { path: envPath(featureName, environment) },
+    });
+    expect(response.status).toBe(200);
+    return data!;
+  }
+
+  async function putVariants(featureName: string, body: Variant[], environment = 'development') {
+    const result = await app.admin.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
+      params: { path: envPath(featureName, environment) },
+      body,
+    });
+    expect(result.response.status).toBe(200);
+    return result.data!;
+  }
+
+  it('starts with no variants', async () => {
+    const name = await createFlag('ev-empty');
+    expect(await getVariants(name)).toEqual({ version: 1, variants: [] });
+  });
+
+  it('replaces the variants with PUT, normalising weights, and records the change', async () => {
+    const name = await createFlag('ev-put');
+    const before = await latestEventId();
+    const body = await putVariants(name, [
+      { name: 'control', weightType: 'fix', weight: 200, stickiness: 'userId', payload: { type: 'json', value: '{"colour":"red"}' } },
+      { name: 'alpha', payload: { type: 'csv', value: 'x,y' }, overrides: [{ contextName: 'userId', values: ['u1', 'u2'] }] },
+      { name: 'beta', weightType: 'variable', payload: { type: 'string', value: 'hello' } },
+    ]);
+    expect(body.version).toBe(1);
+    expect(body.variants).toEqual([
+      { name: 'control', weight: 200, weightType: 'fix', stickiness: 'userId', payload: { type: 'json', value: '{"colour":"red"}' } },
+      { name: 'alpha', weight: 400, weightType: 'variable', stickiness: 'default', payload: { type: 'csv', value: 'x,y' }, overrides: [{ contextName: 'userId', values: ['u1', 'u2'] }] },
+      { name: 'beta', weight: 400, weightType: 'variable', stickiness: 'default', payload: { type: 'string', value: 'hello' } },
+    ]);
+    expect(await getVariants(name)).toEqual(body);
+    expect((await environmentOf(name)).variants).toEqual(body.variants);
+    expect(await getVariants(name, 'production')).toEqual({ version: 1, variants: [] });
+
+    const events = await eventsSince(before);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      type: 'feature-environment-variants-updated',
+      featureName: name,
+      project: 'default',
+      environment: 'development',
+      data: { variants: body.variants },
+      preData: { variants: [] },
+    });
+  });
+
+  it('accepts a number payload and gives three variable variants 334, 333, 333', async () => {
+    const name = await createFlag('ev-three');
+    const body = await putVariants(name, [{ name: 'a', payload: { type: 'number', value: '12.5' } }, { name: 'b' }, { name: 'c' }]);
+    expect(body.variants.map((v) => v.weight)).toEqual([334, 333, 333]);
+    expect(body.variants[0]!.payload).toEqual({ type: 'number', value: '12.5' });
+  });
+
+  it('changes the variants with a JSON patch, re-normalising weights, with data and preData', async () => {
+    const name = await createFlag('ev-patch');
+    const first = await putVariants(name, [{ name: 'a' }, { name: 'b' }]);
+    expect(first.variants.map((v) => v.weight)).toEqual([500, 500]);
+    const before = await latestEventId();
+    const result = await app.admin.PATCH('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
+      params: { path: envPath(name) },
+      body: [{ op: 'add', path: '/-', value: { name: 'c', weightType: 'fix', weight: 100 } }],
+    });
+    expect(result.response.status).toBe(200);
+    expect(result.data!.version).toBe(1);
+    expect(result.data!.variants.map((v) => [v.name, v.weight, v.weightType])).toEqual([
+      ['a', 450, 'variable'],
+      ['b', 450, 'variable'],
+      ['c', 100, 'fix'],
+    ]);
+    expect(await getVariants(name)).toEqual(result.data);
+    const events = await eventsSince(before);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      type: 'feature-environment-variants-updated',
+      featureName: name,
+      project: 'default',
+      environment: 'development',
+      data: { variants: result.data!.variants },
+      preData: { variants: first.variants },
+    });
+  });
+
+  it.each([
+    ['a json payload that does not parse', [{ name: 'j', payload: { type: 'json', value: 'not json' } }], 'payload'],
+    ['a number payload that is not a number', [{ name: 'n', payload: { type: 'number', value: 'many' } }], 'payload'],
+    ['duplicate variant names', [{ name: 'same' }, { name: 'same', weightType: 'variable' }], 'same'],
+    ['fixed weights above 1000', [{ name: 'x', weightType: 'fix', weight: 1000 }, { name: 'y', weightType: 'fix', weight: 1 }], '1001'],
+    ['an unknown payload type', [{ name: 'p', payload: { type: 'xml', value: '<a/>' } }], 'type'],
+    ['a weight above 1000', [{ name: 'w', weightType: 'fix', weight: 1001 }], 'weight'],
+  ])('refuses %s with 400, keeping the variants', async (_case, variants, mention) => {
+    const name = await createFlag('ev-bad');
+    const existing = await putVariants(name, [{ name: 'kept' }]);
+    const before = await latestEventId();
+    const error = expectError(await call(app, 'PUT', variantsPath(name), { body: variants }), 400, 'ValidationError');
+    expect(error.message).toContain(mention);
+    expect(await getVariants(name)).toEqual(existing);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it('refuses a patch that does not apply or breaks the schema, keeping the variants', async () => {
+    const name = await createFlag('ev-patch-bad');
+    const existing = await putVariants(name, [{ name: 'kept' }]);
+    const before = await latestEventId();
+    expectError(await call(app, 'PATCH', variantsPath(name), { body: [{ op: 'remove', path: '/5' }] }), 400, 'ValidationError');
+    expectError(await call(app, 'PATCH', variantsPath(name), { body: [{ op: 'add', path: '/-', value: { name: 'kept' } }] }), 400, 'ValidationError');
+    expectError(await call(app, 'PATCH', variantsPath(name), { body: [{ op: 'add', path: '/0/colour', value: 'red' }] }), 400, 'ValidationError');
+    expect(await getVariants(name)).toEqual(existing);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it('answers 404 for an unknown flag, environment, or an environment not on the project', async () => {
+    const name = await createFlag('ev-missing');
+    const narrow = await createFlag('ev-narrow', 'devonly');
+    const before = await latestEventId();
+    for (const path of [variantsPath('ghost-flag'), variantsPath(name, 'moon'), variantsPath(narrow, 'production', 'devonly'), variantsPath(name, 'development', 'nowhere')]) {
+      expectError(await call(app, 'GET', path), 404, 'NotFoundError');
+      expectError(await call(app, 'PUT', path, { body: [{ name: 'a' }] }), 404, 'NotFoundError');
+      expectError(await call(app, 'PATCH', path, { body: [{ op: 'add', path: '/-', value: { name: 'a' } }] }), 404, 'NotFoundError');
+    }
+    expect(await eventsSince(before)).toEqual([]);
+  });
+});
