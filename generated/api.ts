@@ -931,6 +931,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/client-metrics/features/{featureName}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How often SDKs evaluated a flag, per hour, environment and application, over the last 48 hours */
+        get: operations["getFeatureUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1155,6 +1172,11 @@ export interface components {
         /** @description One of the flag types (`release`, `experiment`, `operational`, `kill-switch`, `permission`; `killswitch` is read as `kill-switch`) */
         FeatureTypeId: string;
         Feature: {
+            /**
+             * Format: date-time
+             * @description When an SDK last reported evaluating the flag
+             */
+            lastSeenAt: string | null;
             name: string;
             project: string;
             type: string;
@@ -1172,6 +1194,11 @@ export interface components {
             tags: components["schemas"]["Tag"][];
         };
         FeatureEnvironment: {
+            /**
+             * Format: date-time
+             * @description When an SDK last reported evaluating the flag here
+             */
+            lastSeenAt: string | null;
             /** @description The environment's name */
             name: string;
             /** @description The environment's name (same as `name`) */
@@ -1476,6 +1503,25 @@ export interface components {
         };
         ApplicationsEnvelope: {
             applications: components["schemas"]["Application"][];
+        };
+        FeatureUsage: {
+            /** @constant */
+            version: 1;
+            featureName: string;
+            metrics: {
+                environment: string;
+                appName: string;
+                /**
+                 * Format: date-time
+                 * @description Start of the hour
+                 */
+                timestamp: string;
+                yes: number;
+                no: number;
+                variants: {
+                    [key: string]: number;
+                };
+            }[];
         };
     };
     responses: {
@@ -3788,6 +3834,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Application"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getFeatureUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                featureName: components["parameters"]["FeatureName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Hourly counts, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureUsage"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -84,6 +84,7 @@ export interface Handlers {
   getFeatureStrategy: Handler<'getFeatureStrategy'>;
   getFeatureTags: Handler<'getFeatureTags'>;
   getFeatureTypes: Handler<'getFeatureTypes'>;
+  getFeatureUsage: Handler<'getFeatureUsage'>;
   getFeatures: Handler<'getFeatures'>;
   getHealth: Handler<'getHealth'>;
   getProject: Handler<'getProject'>;

@@ -49,6 +49,7 @@ export const operationTable = {
   getFeatureStrategy: {"method":"GET","path":"/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}","permissions":["NONE"],"public":false},
   getFeatureTags: {"method":"GET","path":"/api/admin/features/{featureName}/tags","permissions":["NONE"],"public":false},
   getFeatureTypes: {"method":"GET","path":"/api/admin/feature-types","permissions":["NONE"],"public":false},
+  getFeatureUsage: {"method":"GET","path":"/api/admin/client-metrics/features/{featureName}/raw","permissions":["NONE"],"public":false},
   getFeatures: {"method":"GET","path":"/api/admin/projects/{projectId}/features","permissions":["NONE"],"public":false},
   getHealth: {"method":"GET","path":"/health","permissions":["NONE"],"public":true},
   getProject: {"method":"GET","path":"/api/admin/projects/{projectId}","permissions":["NONE"],"public":false},

@@ -1,8 +1,12 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { Handlers } from '../generated/handlers.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import { notFound } from '../server/errors.js';
+import { requireFeature } from './feature-view.js';
+
+/** How far back the raw usage of a flag goes. */
+const USAGE_WINDOW_MS = 48 * 3_600_000;
 
 type ApplicationRow = typeof t.clientApplications.$inferSelect;
 
@@ -43,5 +47,16 @@ export const applicationHandlers = {
     if (rows.length === 0) throw notFound(`No application named "${params.appName}" has registered.`);
     const [application] = await describeApplications(db, rows);
     return { status: 200, body: application! };
+  },
+
+  async getFeatureUsage({ params }, { db }) {
+    const feature = await requireFeature(db, params.featureName);
+    const rows = await db
+      .select()
+      .from(t.clientMetricsHourly)
+      .where(and(eq(t.clientMetricsHourly.featureName, feature.name), gte(t.clientMetricsHourly.hour, new Date(Date.now() - USAGE_WINDOW_MS))))
+      .orderBy(desc(t.clientMetricsHourly.hour), asc(t.clientMetricsHourly.environment), asc(t.clientMetricsHourly.appName));
+    const metrics = rows.map((r) => ({ environment: r.environment, appName: r.appName, timestamp: r.hour.toISOString(), yes: r.yes, no: r.no, variants: r.variants }));
+    return { status: 200, body: { version: 1, featureName: feature.name, metrics } };
   },
 } satisfies Partial<Handlers>;

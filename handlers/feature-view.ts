@@ -70,6 +70,7 @@ export async function describeFeatures(db: Db, rows: FeatureRow[]) {
     archived: row.archivedAt !== null,
     archivedAt: row.archivedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
+    lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
     environments: environments
       .map((env) => {
         const state = featureEnvs.find((fe) => fe.featureName === row.name && fe.environment === env.name);
@@ -88,6 +89,7 @@ export async function describeFeatures(db: Db, rows: FeatureRow[]) {
           variants: state.variants as never[],
           hasStrategies: envStrategies.length > 0,
           hasEnabledStrategies: envStrategies.some((s) => !s.disabled),
+          lastSeenAt: state.lastSeenAt?.toISOString() ?? null,
         };
       })
       .filter((e) => e !== undefined),
