@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -10,6 +9,7 @@ import postgres from 'postgres';
 import * as schema from './schema.js';
 import { applyDefaults } from './defaults.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { projectRoot } from '../server/project-root.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A database handle or an open transaction: shared queries take either. */
@@ -27,7 +27,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const migrationsFolder = path.join(projectRoot, 'db', 'migrations');
 // Serialises migrations and default rows when several replicas start on one PostgreSQL.
 const migrationLockKey = 4242_0001;
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   foreignKey,
@@ -310,8 +311,8 @@ export const clientMetricsHourly = pgTable(
     appName: text('app_name').notNull(),
     environment: text('environment').notNull(),
     hour: timestamp('hour', { withTimezone: true }).notNull(),
-    yes: integer('yes').notNull().default(0),
-    no: integer('no').notNull().default(0),
+    yes: bigint('yes', { mode: 'number' }).notNull().default(0),
+    no: bigint('no', { mode: 'number' }).notNull().default(0),
     variants: jsonb('variants').$type<Record<string, number>>().notNull().default({}),
   },
   (t) => [primaryKey({ columns: [t.featureName, t.appName, t.environment, t.hour] }), index('client_metrics_hourly_hour_idx').on(t.hour)],

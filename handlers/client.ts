@@ -1,7 +1,7 @@
 import semver from 'semver';
 import type { Handlers } from '../generated/handlers.js';
 import type { Caller } from '../server/caller.js';
-import { clientFeature, visible, type Shape } from '../server/client-features/body.js';
+import { clientFeature, shapeKey, visible, type Shape } from '../server/client-features/body.js';
 import { ClientFeatureCache } from '../server/client-features/cache.js';
 import { notFound } from '../server/errors.js';
 import { ALL } from '../server/tokens.js';
@@ -22,13 +22,40 @@ const header = (headers: Headers, name: string) => {
 
 const list = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
+const specAnswers = new Map<string, boolean>();
+
+/** Whether the SDK wants segment constraints inlined (remembered per header value: SDKs send few). */
 function inlineSegments(headers: Headers): boolean {
-  const spec = semver.coerce(header(headers, 'unleash-client-spec') ?? '');
-  return spec === null || semver.lt(spec, SEGMENTS_SPEC);
+  const value = header(headers, 'unleash-client-spec') ?? '';
+  let inline = specAnswers.get(value);
+  if (inline === undefined) {
+    const spec = semver.coerce(value);
+    inline = spec === null || semver.lt(spec, SEGMENTS_SPEC);
+    if (specAnswers.size < 100) specAnswers.set(value, inline);
+  }
+  return inline;
+}
+
+type ClientQuery = { tag?: string[]; 'tag[]'?: string[]; project?: string[]; namePrefix?: string } | undefined;
+
+const unfiltered = (query: ClientQuery) => !query || (!query.tag?.length && !query['tag[]']?.length && !query.project?.length && query.namePrefix === undefined);
+
+/** Shapes of unfiltered requests, per caller and segment handling: the common poll costs no work. */
+const plainShapes = new WeakMap<Caller, Map<boolean, { shape: Shape; key: string }>>();
+
+function plainShape(caller: Caller, inline: boolean) {
+  let byInline = plainShapes.get(caller);
+  if (!byInline) plainShapes.set(caller, (byInline = new Map()));
+  let found = byInline.get(inline);
+  if (!found) {
+    const shape = shapeOf(caller, undefined, inline);
+    byInline.set(inline, (found = { shape, key: shapeKey(shape) }));
+  }
+  return found;
 }
 
 /** The token's environment and projects, narrowed (never widened) by the query. */
-function shapeOf(caller: Caller, query: { tag?: string[]; 'tag[]'?: string[]; project?: string[]; namePrefix?: string } | undefined, headers: Headers): Shape {
+function shapeOf(caller: Caller, query: ClientQuery, inline: boolean): Shape {
   const tokenProjects = caller.projects.includes(ALL) ? null : caller.projects;
   const asked = list(query?.project);
   const projects = asked.length === 0 ? tokenProjects : tokenProjects ? asked.filter((p) => tokenProjects.includes(p)) : asked;
@@ -38,13 +65,14 @@ function shapeOf(caller: Caller, query: { tag?: string[]; 'tag[]'?: string[]; pr
     projects: projects ? [...new Set(projects)].sort() : null,
     tags: tags.length > 0 ? [...new Set(tags)].sort() : null,
     namePrefix: query?.namePrefix ?? null,
-    inlineSegments: inlineSegments(headers),
+    inlineSegments: inline,
   };
 }
 
 /** `If-None-Match` holds this ETag: exactly, in its weak form, in a list, or as `*`. */
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
+  if (ifNoneMatch === etag) return true;
   return ifNoneMatch.split(',').some((candidate) => {
     const value = candidate.trim().replace(/^W\//, '');
     return value === etag || value === '*';
@@ -65,10 +93,10 @@ function encodingFor(acceptEncoding: string | undefined): 'br' | 'gzip' | undefi
 
 export const clientHandlers = {
   async getClientFeatures({ query, headers }, { caller, clientFeatures }) {
-    const served = await clientFeatures.body(shapeOf(caller, query, headers));
-    if (matches(header(headers, 'if-none-match'), served.etag)) {
-      return { status: 304, body: undefined, headers: { etag: served.etag, vary: 'Accept-Encoding' } };
-    }
+    const inline = inlineSegments(headers);
+    const { shape, key } = unfiltered(query) ? plainShape(caller, inline) : { shape: shapeOf(caller, query, inline), key: undefined };
+    const served = (key !== undefined && clientFeatures.peek(key)) || (await clientFeatures.body(shape, key));
+    if (matches(header(headers, 'if-none-match'), served.etag)) return { status: 304, body: undefined, headers: { etag: served.etag } };
     const encoding = served.body.length >= COMPRESS_FROM_BYTES ? encodingFor(header(headers, 'accept-encoding')) : undefined;
     const body = encoding === 'br' ? ClientFeatureCache.brotli(served) : encoding === 'gzip' ? ClientFeatureCache.gzip(served) : served.body;
     return {
@@ -84,7 +112,7 @@ export const clientHandlers = {
   },
 
   async getClientFeature({ params, headers }, { caller, clientFeatures }) {
-    const shape = shapeOf(caller, undefined, headers);
+    const shape = shapeOf(caller, undefined, inlineSegments(headers));
     const snapshot = await clientFeatures.current();
     const flag = snapshot.flags.find((f) => f.name === params.featureName);
     if (!flag || !visible(flag, shape)) throw notFound(`No active flag named "${params.featureName}" is visible to this token.`);

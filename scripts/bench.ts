@@ -1,115 +1,173 @@
-// Measures the running service from outside: starts it as its own process on a fresh embedded database
-// (or DATABASE_URL), drives load over loopback, prints req/s, p50/p99 latency and the server's RSS.
-// Usage: npm run bench [-- --seconds 5 --connections 50]
-import { spawn } from 'node:child_process';
+// Measures the service from outside, on a fresh database: seeds flags through the admin API, then drives
+// the client API (full body, 304, gzip) and an admin read and write, and in the same run a bare fastify
+// server answering a fixed Buffer of the same size, as the limit our figures are a fraction of.
+//
+// Usage: npm run bench [-- --flags 200 --seconds 10 --connections 50]
+//   With DATABASE_URL set, a throw-away database is created on that server (and dropped after);
+//   otherwise the embedded database is used. Load comes from wrk when installed, else autocannon.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { Pool } from 'undici';
+import postgres from 'postgres';
+import { measure, type Load, type Measurement } from './bench-load.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args[i + 1]) : fallback;
 };
-const seconds = option('seconds', 5);
+const flagCount = option('flags', 200);
+const seconds = option('seconds', 10);
 const connections = option('connections', 50);
 const port = option('port', 4299);
+const limitPort = port + 1;
 const adminToken = `*:*.bench${randomBytes(16).toString('hex')}`;
 const base = `http://127.0.0.1:${port}`;
 
-interface Measurement {
-  name: string;
-  requests: number;
-  errors: number;
-  perSecond: number;
-  p50: number;
-  p99: number;
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-
-async function measure(name: string, pool: Pool, next: (i: number) => { method: 'GET' | 'POST'; path: string; body?: string }): Promise<Measurement> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let counter = 0;
-  const deadline = performance.now() + seconds * 1000;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      const request = next(counter++);
-      const start = performance.now();
-      const response = await pool.request({
-        method: request.method,
-        path: request.path,
-        headers: { authorization: adminToken, ...(request.body ? { 'content-type': 'application/json' } : {}) },
-        body: request.body,
-      });
-      await response.body.dump();
-      latencies.push(performance.now() - start);
-      if (response.statusCode >= 400) errors++;
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: connections }, worker));
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { name, requests: latencies.length, errors, perSecond: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
-}
-
 async function rssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kb / 1024;
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-async function waitForHealth() {
-  for (let i = 0; i < 300; i++) {
-    try {
-      const response = await fetch(`${base}/health`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
+async function waitFor(url: string) {
+  for (let i = 0; i < 600; i++) {
+    const ok = await fetch(url).then((r) => r.status < 500, () => false);
+    if (ok) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error('the service did not start within 30 s');
+  throw new Error(`${url} did not answer within 60 s`);
 }
 
-async function main() {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'flag-bench-'));
-  const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INIT_ADMIN_API_TOKENS: adminToken, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+async function api(method: string, route: string, body?: unknown) {
+  const response = await fetch(`${base}${route}`, {
+    method,
+    headers: { authorization: adminToken, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
-  try {
-    await waitForHealth();
-    const pool = new Pool(base, { connections });
-    await fetch(`${base}/api/admin/tag-types`, {
-      method: 'POST',
-      headers: { authorization: adminToken, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'bench' }),
+  if (response.status >= 300) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+  return response.status === 200 || response.status === 201 ? response.json().catch(() => undefined) : undefined;
+}
+
+/** N flags, each with a constrained gradual rollout with variants, enabled in development; every third tagged. */
+async function seed(count: number) {
+  await api('POST', '/api/admin/tag-types', { name: 'team' });
+  const one = async (i: number) => {
+    const name = `bench.flag-${String(i).padStart(5, '0')}`;
+    await api('POST', '/api/admin/projects/default/features', {
+      name,
+      description: `Benchmark flag ${i}`,
+      ...(i % 3 === 0 && { tags: [{ type: 'team', value: `team-${i % 7}` }] }),
     });
-    const results = [
-      await measure('GET /api/admin/tag-types', pool, () => ({ method: 'GET', path: '/api/admin/tag-types' })),
-      await measure('POST /api/admin/tags (write + event)', pool, (i) => ({
-        method: 'POST',
-        path: '/api/admin/tags',
-        body: JSON.stringify({ type: 'bench', value: `v${i}-${randomBytes(3).toString('hex')}` }),
-      })),
-    ];
-    const rss = await rssMb(server.pid!);
-    await pool.close();
-    console.log(`\n${connections} connections, ${seconds} s each, database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded'}\n`);
-    console.log('| path | requests | errors | req/s | p50 ms | p99 ms |');
+    await api('POST', `/api/admin/projects/default/features/${name}/environments/development/strategies`, {
+      name: 'flexibleRollout',
+      parameters: { rollout: i % 100, stickiness: 'userId', groupId: name },
+      constraints: [{ contextName: 'appName', operator: 'IN', values: ['web', 'ios', 'android'] }],
+      variants: [
+        { name: 'control', weightType: 'variable', stickiness: 'userId' },
+        { name: 'treatment', weightType: 'variable', stickiness: 'userId', payload: { type: 'json', value: '{"color":"blue"}' } },
+      ],
+    });
+    await api('POST', `/api/admin/projects/default/features/${name}/environments/development/on`);
+  };
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < count) await one(next++);
+    }),
+  );
+  return (performance.now() - started) / 1000;
+}
+
+/** Runs compiled code, as `npm start` does: the measurement is of the service, not of a TypeScript loader. */
+function startProcess(script: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+}
+
+async function throwAwayDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) return undefined;
+  const name = `flag_bench_${randomBytes(4).toString('hex')}`;
+  const server = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await server.unsafe(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await server.unsafe(`drop database if exists ${name} with (force)`);
+      await server.end();
+    },
+  };
+}
+
+const row = (label: string, m: Measurement, limit?: Measurement) =>
+  `| ${label} | ${m.requestsPerSecond.toFixed(0)} | ${m.p50Ms.toFixed(2)} | ${m.p99Ms.toFixed(2)} | ${m.errors} | ${limit ? `${((100 * m.requestsPerSecond) / limit.requestsPerSecond).toFixed(0)}%` : ''} |`;
+
+async function main() {
+  const tool = spawnSync('wrk', ['--version']).error ? 'autocannon' : 'wrk';
+  const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('npm run build failed');
+  const database = await throwAwayDatabase();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'flag-bench-'));
+  const server = startProcess('dist/server/main.js', {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    INIT_ADMIN_API_TOKENS: adminToken,
+    ...(database ? { DATABASE_URL: database.url } : { DATA_DIR: dataDir, DATABASE_URL: '' }),
+  });
+  let limit: ChildProcess | undefined;
+  try {
+    await waitFor(`${base}/health`);
+    const seedSeconds = await seed(flagCount);
+    const { secret: clientToken } = (await api('POST', '/api/admin/api-tokens', { tokenName: 'bench', type: 'client', environment: 'development' })) as { secret: string };
+    const features = `${base}/api/client/features`;
+    const first = await fetch(features, { headers: { authorization: clientToken } });
+    const body = Buffer.from(await first.arrayBuffer());
+    const etag = first.headers.get('etag')!;
+    const gzipped = await fetch(features, { headers: { authorization: clientToken, 'accept-encoding': 'gzip' } });
+    const gzipBytes = Number(gzipped.headers.get('content-length') ?? (await gzipped.arrayBuffer()).byteLength);
+
+    limit = startProcess('dist/scripts/bench-limit.js', { PORT: String(limitPort), BODY_BYTES: String(body.length), ETAG: etag });
+    await waitFor(`http://127.0.0.1:${limitPort}/health`);
+
+    const run = (load: Omit<Load, 'seconds' | 'connections' | 'tool'>) => measure({ ...load, seconds, connections, tool });
+    const auth = { authorization: clientToken };
+    const results = {
+      full: await run({ url: features, headers: auth }),
+      limitFull: await run({ url: `http://127.0.0.1:${limitPort}/body` }),
+      notModified: await run({ url: features, headers: { ...auth, 'if-none-match': etag } }),
+      limitNotModified: await run({ url: `http://127.0.0.1:${limitPort}/not-modified` }),
+      gzip: await run({ url: features, headers: { ...auth, 'accept-encoding': 'gzip' } }),
+      adminRead: await run({ url: `${base}/api/admin/projects/default/features/bench.flag-00001`, headers: { authorization: adminToken } }),
+    };
+    const serverRss = await rssMb(server.pid!);
+
+    console.log(`\n${flagCount} flags (seeded through the API in ${seedSeconds.toFixed(1)} s), ${connections} connections, ${seconds} s per run, ` +
+      `load from ${tool}, database: ${database ? 'PostgreSQL' : 'embedded PGlite'}`);
+    console.log(`client body: ${body.length} bytes, ${gzipBytes} bytes gzipped\n`);
+    console.log('| request | req/s | p50 ms | p99 ms | errors | of the fastify limit |');
     console.log('|---|---|---|---|---|---|');
-    for (const r of results) {
-      console.log(`| ${r.name} | ${r.requests} | ${r.errors} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`);
-    }
-    console.log(`\nserver RSS after the run: ${rss.toFixed(0)} MB`);
+    console.log(row('GET /api/client/features (full body)', results.full, results.limitFull));
+    console.log(row('  limit: bare fastify, same-size Buffer', results.limitFull));
+    console.log(row('GET /api/client/features (304)', results.notModified, results.limitNotModified));
+    console.log(row('  limit: bare fastify, 304', results.limitNotModified));
+    console.log(row('GET /api/client/features (gzip)', results.gzip));
+    console.log(row('GET one flag, admin API', results.adminRead));
+    console.log(`\nserver RSS after the run: ${serverRss.toFixed(0)} MB`);
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
+    if (limit) await stop(limit);
+    await stop(server);
+    await database?.drop();
     await rm(dataDir, { recursive: true, force: true });
   }
 }

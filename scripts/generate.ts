@@ -16,6 +16,8 @@ interface OperationEntry {
   path: string;
   permissions: string[];
   public: boolean;
+  /** The media types the request body may have; empty when the operation takes no body. */
+  bodyMediaTypes: string[];
   preSerialized?: boolean;
 }
 
@@ -38,6 +40,7 @@ async function operationTable(contract: any): Promise<Record<string, OperationEn
         path: route,
         permissions,
         public: security.length === 0,
+        bodyMediaTypes: Object.keys(op.requestBody?.content ?? {}),
         ...(op['x-pre-serialized'] === true && { preSerialized: true }),
       };
     }

@@ -1,26 +1,26 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import openapiGlue from 'fastify-openapi-glue';
 import { openDatabase, type Db } from '../db/connect.js';
-import type { Handlers } from '../generated/handlers.js';
 import { handlers } from '../handlers/index.js';
 import { registerAuth } from './auth.js';
 import { registerBodyGuard } from './body-guard.js';
 import { ClientFeatureCache } from './client-features/cache.js';
 import { ClientMetricsStore } from './client-metrics.js';
+import { registerClientFeaturesRoute } from './client-route.js';
+import { routeHandlers } from './handler-adapter.js';
 import type { AppConfig } from './config.js';
 import type { HandlerContext } from './context.js';
 import { contract } from './contract.js';
 import { registerDocs } from './docs.js';
 import { errorBody, toErrorReply } from './errors.js';
-import { EventLog } from './events.js';
-import { loggerOptions } from './logging.js';
+import { EventLog, type RecordEvent } from './events.js';
+import { createLogger, logOf, registerRequestLogging } from './logging.js';
 import { replicaAnnouncer, startReplicaSync } from './replica-sync.js';
 import { TokenCache } from './token-cache.js';
 import { bootstrapTokens } from './tokens.js';
 import { registerValidation } from './validation.js';
 
-/** SDK traffic: too frequent to log every request. */
-const QUIET_OPERATIONS = new Set(['getClientFeatures', 'registerClient', 'reportClientMetrics']);
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -28,12 +28,14 @@ export interface BuiltApp {
   createdAdminToken: string | undefined;
   /** The database the app works on (tests use it to set up rows no operation writes yet). */
   db: Db;
+  log: Logger;
   /** Writes what SDKs reported so far (otherwise done every few seconds and at shutdown). */
   flushClientMetrics(): Promise<void>;
 }
 
 /** The whole service on one database: used by main and by the tests. */
 export async function buildApp(config: AppConfig): Promise<BuiltApp> {
+  const logger = createLogger(config);
   const database = await openDatabase(config.database);
   try {
     const createdAdminToken = await bootstrapTokens(database.db, config);
@@ -42,7 +44,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     await events.load();
 
     const app = Fastify({
-      logger: loggerOptions(config),
+      // Logging is the service's own (registerRequestLogging): fastify's costs every request, SDK polls included.
+      logger: false,
       requestIdHeader: 'x-request-id',
       forceCloseConnections: 'idle',
       routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000 },
@@ -54,80 +57,88 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
 
     const tokens = new TokenCache(database.db);
     await tokens.load();
-    const clientFeatures = new ClientFeatureCache(database.db, app.log);
+    const clientFeatures = new ClientFeatureCache(database.db, logger);
     await clientFeatures.current();
-    const clientMetrics = new ClientMetricsStore(database.db, events, app.log);
+    const clientMetrics = new ClientMetricsStore(database.db, events, logger);
     clientMetrics.start(config.metricsFlushMs);
     events.onChange(tokens.onChange);
     events.onChange(clientFeatures.onChange);
-    const stopSync = await startReplicaSync(database, events, instanceId, app.log);
+    const stopSync = await startReplicaSync(database, events, instanceId, logger);
 
     app.addHook('onClose', async () => {
       stopSync();
       await clientMetrics.stop();
       await database.close();
     });
-    app.addHook('onSend', async (request, reply) => {
-      reply.header('x-request-id', request.id);
-    });
-    app.addHook('onRoute', (route) => {
-      const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
-      if (operationId && QUIET_OPERATIONS.has(operationId)) route.logLevel = 'warn';
-    });
-
-    registerValidation(app);
-    registerAuth(app, tokens, config.authType);
-    registerBodyGuard(app);
+    app.decorateRequest('caller', null);
+    app.decorateRequest('operation', null);
+    app.decorateRequest('requestLog', null);
 
     app.setErrorHandler((error, request, reply) => {
       const { status, body, internal } = toErrorReply(error);
-      if (internal) request.log.error({ err: error }, 'request failed');
-      return reply.code(status).type('application/json').send(body);
+      if (internal) logOf(request, logger).error({ err: error }, 'request failed');
+      return reply.code(status).header('x-request-id', request.id).type('application/json').send(body);
     });
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0];
-      return reply.code(404).send(errorBody('NotFoundError', `The path you were looking for (${path}) is not available.`));
+      return reply.code(404).header('x-request-id', request.id).send(errorBody('NotFoundError', `The path you were looking for (${path}) is not available.`));
     });
 
-    const context = (request: FastifyRequest): HandlerContext => {
-      const caller = request.caller!;
-      return {
-        db: database.db,
-        caller,
-        log: request.log,
-        config,
-        events,
-        clientFeatures,
-        clientMetrics,
-        clientIp: request.ip,
-        change: (work) => events.change(caller, work),
-      };
-    };
+    const services = { db: database.db, config, events, clientFeatures, clientMetrics };
+    const context = (request: FastifyRequest): HandlerContext => new RequestContext(services, request, logger);
 
-    await registerDocs(app);
-    await app.register(openapiGlue, { specification: structuredClone(contract), serviceHandlers: routeHandlers(handlers, context) });
+    registerClientFeaturesRoute(app, tokens, config.authType, handlers.getClientFeatures, context);
+
+    // Every other operation: hooks for authentication, permission, content type and validation.
+    await app.register(async (api) => {
+      registerRequestLogging(api, logger);
+      registerValidation(api);
+      registerAuth(api, tokens, config.authType);
+      registerBodyGuard(api);
+      api.addHook('onSend', async (request, reply) => {
+        reply.header('x-request-id', request.id);
+      });
+      await registerDocs(api);
+      await api.register(openapiGlue, { specification: structuredClone(contract), serviceHandlers: routeHandlers(handlers, context) });
+    });
     await app.ready();
-    return { app, createdAdminToken, db: database.db, flushClientMetrics: () => clientMetrics.flush() };
+    return { app, createdAdminToken, db: database.db, log: logger, flushClientMetrics: () => clientMetrics.flush() };
   } catch (error) {
     await database.close();
     throw error;
   }
 }
 
-type HandlerResult = { status: number; body?: unknown; headers?: Record<string, string> };
+/** A handler's context: the shared services plus who is calling, built per request without closures. */
+class RequestContext implements HandlerContext {
+  readonly db: HandlerContext['db'];
+  readonly config: HandlerContext['config'];
+  readonly events: HandlerContext['events'];
+  readonly clientFeatures: HandlerContext['clientFeatures'];
+  readonly clientMetrics: HandlerContext['clientMetrics'];
+  readonly caller: HandlerContext['caller'];
 
-/** Adapts each typed handler to fastify: request parts in, `{status, body, headers}` out. */
-function routeHandlers(all: Handlers, context: (request: FastifyRequest) => HandlerContext) {
-  const routes: Record<string, (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>> = {};
-  for (const [operationId, handler] of Object.entries(all)) {
-    const run = handler as (request: unknown, context: HandlerContext) => Promise<HandlerResult>;
-    routes[operationId] = async (request, reply) => {
-      const result = await run({ params: request.params, query: request.query, body: request.body, headers: request.headers }, context(request));
-      reply.code(result.status);
-      if (result.headers) reply.headers(result.headers);
-      const body = result.body as { preSerialized?: unknown } | undefined;
-      return reply.send(Buffer.isBuffer(body?.preSerialized) ? body.preSerialized : body);
-    };
+  constructor(
+    services: Pick<HandlerContext, 'db' | 'config' | 'events' | 'clientFeatures' | 'clientMetrics'>,
+    private readonly request: FastifyRequest,
+    private readonly logger: Logger,
+  ) {
+    this.db = services.db;
+    this.config = services.config;
+    this.events = services.events;
+    this.clientFeatures = services.clientFeatures;
+    this.clientMetrics = services.clientMetrics;
+    this.caller = request.caller!;
   }
-  return routes;
+
+  get log() {
+    return logOf(this.request, this.logger);
+  }
+
+  get clientIp() {
+    return this.request.ip;
+  }
+
+  /** A property, not a method: handlers destructure it from the context. */
+  readonly change = <T>(work: (tx: Db, record: RecordEvent) => Promise<T>): Promise<T> => this.events.change(this.caller, work);
 }

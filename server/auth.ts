@@ -1,20 +1,24 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { operationTable, type OperationId } from '../generated/operations.js';
-import { holdsAny, missingPermissionMessage, type Caller } from './caller.js';
+import { holdsAny, missingPermissionMessage, type Caller, type PermissionScope } from './caller.js';
 import type { AuthType } from './config.js';
 import { forbidden, unauthorized } from './errors.js';
 import type { TokenCache } from './token-cache.js';
-import { anonymousAdmin, callerOfToken, credentialFrom } from './tokens.js';
+import { anonymousAdmin, callerOfToken, credentialFrom, type TokenRow } from './tokens.js';
+
+export type Operation = (typeof operationTable)[OperationId];
 
 declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller | null;
+    /** The contract's operation this request was routed to; set first thing in onRequest. */
+    operation: Operation | null;
   }
 }
 
-export function operationOf(request: FastifyRequest): (typeof operationTable)[OperationId] | undefined {
+function operationOf(request: FastifyRequest): Operation | null {
   const id = (request.routeOptions.schema as { operationId?: string } | undefined)?.operationId;
-  return id && id in operationTable ? operationTable[id as OperationId] : undefined;
+  return id && id in operationTable ? operationTable[id as OperationId] : null;
 }
 
 const stringField = (source: unknown, key: string): string | undefined => {
@@ -27,26 +31,51 @@ const stringField = (source: unknown, key: string): string | undefined => {
  * `x-permission` in preValidation, before the content type and the body are checked (403).
  */
 export function registerAuth(app: FastifyInstance, tokens: TokenCache, authType: AuthType): void {
-  app.decorateRequest('caller', null);
-
   app.addHook('onRequest', async (request) => {
     const operation = operationOf(request);
+    request.operation = operation;
     if (!operation || operation.public) return;
-    const credential = credentialFrom(request.headers.authorization);
-    const token = credential ? await tokens.find(credential) : undefined;
-    if (token) request.caller = callerOfToken(token);
-    else if (authType === 'none') request.caller = anonymousAdmin;
-    else if (credential) throw unauthorized('The credential in the Authorization header is not valid: it is unknown, revoked or expired.');
-    else throw unauthorized('This operation needs a credential: send an API token in the Authorization header.');
+    request.caller = await authenticate(request.headers.authorization, tokens, authType);
   });
 
   app.addHook('preValidation', async (request) => {
-    const operation = operationOf(request);
+    const operation = request.operation;
     if (!operation || operation.public || !request.caller) return;
     const scope = {
       project: stringField(request.params, 'projectId') ?? stringField(request.body, 'project'),
       environment: stringField(request.params, 'environment') ?? stringField(request.body, 'environment'),
     };
-    if (!holdsAny(request.caller, operation.permissions, scope)) throw forbidden(missingPermissionMessage(operation.permissions));
+    authorize(request.caller, operation.permissions, scope);
   });
+}
+
+const callers = new WeakMap<TokenRow, Caller>();
+
+function callerOf(token: TokenRow): Caller {
+  let caller = callers.get(token);
+  if (!caller) callers.set(token, (caller = callerOfToken(token)));
+  return caller;
+}
+
+/**
+ * Who sent the credential; 401 when there is none or it is not valid (unless AUTH_TYPE is none).
+ * A credential seen before is answered at once, without a promise.
+ */
+export function authenticate(authorization: string | undefined, tokens: TokenCache, authType: AuthType): Caller | Promise<Caller> {
+  const credential = credentialFrom(authorization);
+  const known = credential ? tokens.peek(credential) : undefined;
+  return known ? callerOf(known) : authenticateSlowly(credential, tokens, authType);
+}
+
+async function authenticateSlowly(credential: string | undefined, tokens: TokenCache, authType: AuthType): Promise<Caller> {
+  const token = credential ? await tokens.find(credential) : undefined;
+  if (token) return callerOf(token);
+  if (authType === 'none') return anonymousAdmin;
+  if (credential) throw unauthorized('The credential in the Authorization header is not valid: it is unknown, revoked or expired.');
+  throw unauthorized('This operation needs a credential: send an API token in the Authorization header.');
+}
+
+/** 403 unless the caller holds one of the permissions (any one suffices) in the scope. */
+export function authorize(caller: Caller, permissions: readonly string[], scope: PermissionScope = {}): void {
+  if (!holdsAny(caller, permissions, scope)) throw forbidden(missingPermissionMessage(permissions));
 }

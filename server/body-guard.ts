@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { badRequest, unsupportedContentTypeMessage, unsupportedMediaType } from './errors.js';
 
 /** Marks a body whose media type has no parser, so that the guard can answer 415 after the permission check. */
@@ -9,13 +9,6 @@ class MalformedJson {
   constructor(readonly reason: string) {}
 }
 
-interface BodySchema {
-  body?: { content?: Record<string, unknown> };
-}
-
-function declaredMediaTypes(request: FastifyRequest): string[] {
-  return Object.keys((request.routeOptions.schema as BodySchema | undefined)?.body?.content ?? {});
-}
 
 /**
  * Fastify lets a body of an undeclared media type, or a missing body, through unvalidated. This guard
@@ -35,7 +28,7 @@ export function registerBodyGuard(app: FastifyInstance): void {
   });
 
   app.addHook('preValidation', async (request) => {
-    const accepted = declaredMediaTypes(request);
+    const accepted: readonly string[] = request.operation?.bodyMediaTypes ?? [];
     if (accepted.length === 0) {
       request.body = undefined;
       return;

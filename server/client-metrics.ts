@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import type { Caller } from './caller.js';
@@ -48,6 +48,12 @@ const sumVariants = sql.raw(
     ` from jsonb_object_keys(${hourly}.variants || excluded.variants) as k)`,
 );
 
+/** SQLSTATE class 22 (data exception): the values themselves are wrong, not the connection. */
+function isDataError(error: unknown): boolean {
+  for (let e: any = error; e; e = e.cause) if (typeof e.code === 'string' && e.code.startsWith('22')) return true;
+  return false;
+}
+
 const hourOf = (time: Date) => new Date(Math.floor(time.getTime() / 3_600_000) * 3_600_000);
 
 /**
@@ -65,7 +71,7 @@ export class ClientMetricsStore {
   constructor(
     private readonly db: Db,
     private readonly events: EventLog,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Logger,
   ) {}
 
   start(intervalMs: number): void {
@@ -168,6 +174,11 @@ export class ClientMetricsStore {
         }
       });
     } catch (error) {
+      if (isDataError(error)) {
+        // Retrying cannot help: the same rows would fail again and hold back every later report.
+        this.log.error({ err: error }, 'client metrics the database refuses were dropped');
+        return;
+      }
       this.log.warn({ err: error }, 'could not write client metrics; keeping them for the next try');
       this.restore(batch);
     }

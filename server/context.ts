@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
 import type { Db } from '../db/connect.js';
 import type { Caller } from './caller.js';
 import type { EventLog, RecordEvent } from './events.js';
@@ -10,7 +10,7 @@ import type { ClientMetricsStore } from './client-metrics.js';
 export interface HandlerContext {
   db: Db;
   caller: Caller;
-  log: FastifyBaseLogger;
+  log: Logger;
   config: AppConfig;
   events: EventLog;
   clientFeatures: ClientFeatureCache;

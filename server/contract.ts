@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { projectRoot } from './project-root.js';
 
-const contractPath = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'openapi.yaml');
+const contractPath = path.join(projectRoot, 'openapi.yaml');
 
 /** The contract as written, and parsed. Read once per process. */
 export const contractYaml = readFileSync(contractPath, 'utf8');

@@ -3,7 +3,7 @@ import { configFromEnv } from './config.js';
 
 async function main() {
   const config = configFromEnv();
-  const { app, createdAdminToken } = await buildApp(config);
+  const { app, createdAdminToken, log } = await buildApp(config);
   if (createdAdminToken) {
     // Shown once, on the console only, never through the logger.
     process.stdout.write(
@@ -15,18 +15,19 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down: no new connections, draining requests');
+    log.info({ signal }, 'shutting down: no new connections, draining requests');
     try {
       await app.close();
       process.exit(0);
     } catch (error) {
-      app.log.error({ err: error }, 'shutdown failed');
+      log.error({ err: error }, 'shutdown failed');
       process.exit(1);
     }
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  await app.listen({ port: config.port, host: config.host });
+  const address = await app.listen({ port: config.port, host: config.host });
+  log.info(`listening at ${address}`);
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
 import type { Database, Db } from '../db/connect.js';
 import type { EventLog } from './events.js';
 
@@ -26,7 +26,7 @@ export function replicaAnnouncer(database: Database): { instanceId: string; anno
  * Keeps this replica's view in step with changes other replicas commit: LISTEN/NOTIFY for speed, and a
  * poll of new events every second in case a notification is lost. Returns the stop function.
  */
-export async function startReplicaSync(database: Database, events: EventLog, instanceId: string, log: FastifyBaseLogger): Promise<() => void> {
+export async function startReplicaSync(database: Database, events: EventLog, instanceId: string, log: Logger): Promise<() => void> {
   if (!database.listen) return () => {};
   let running = Promise.resolve();
   let lastReport = 0;

@@ -15,6 +15,8 @@ const MAX_UNKNOWN = 10_000;
  */
 export class TokenCache {
   private byHash = new Map<string, TokenRow>();
+  /** Credentials seen recently, so that a known one costs no hashing. */
+  private bySecret = new Map<string, TokenRow>();
   private readonly unknown = new Map<string, number>();
   private reloading: Promise<void> | undefined;
 
@@ -23,6 +25,7 @@ export class TokenCache {
   async load(): Promise<void> {
     const rows = await this.db.select().from(t.apiTokens);
     this.byHash = new Map(rows.map((row) => [row.secretHash, row]));
+    this.bySecret = new Map();
     this.unknown.clear();
   }
 
@@ -38,11 +41,24 @@ export class TokenCache {
     });
   };
 
+  /** The token for a credential seen before, without waiting; undefined when a lookup is needed. */
+  peek(secret: string): TokenRow | undefined {
+    if (this.reloading) return undefined;
+    const row = this.bySecret.get(secret);
+    return row && (!row.expiresAt || row.expiresAt.getTime() > Date.now()) ? row : undefined;
+  }
+
   async find(secret: string): Promise<TokenRow | undefined> {
     if (this.reloading) await this.reloading;
-    const hash = hashSecret(secret);
-    const row = this.byHash.get(hash) ?? (await this.lookUp(hash));
-    if (!row || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return undefined;
+    let row = this.bySecret.get(secret);
+    if (!row) {
+      const hash = hashSecret(secret);
+      row = this.byHash.get(hash) ?? (await this.lookUp(hash));
+      if (!row) return undefined;
+      if (this.bySecret.size >= MAX_UNKNOWN) this.bySecret.clear();
+      this.bySecret.set(secret, row);
+    }
+    if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) return undefined;
     return row;
   }
 

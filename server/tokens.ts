@@ -24,7 +24,7 @@ export function newSecret(kind: TokenKind, projects: string[], environment: stri
 /** `Bearer x` and `x` both name the credential `x`. */
 export function credentialFrom(header: string | undefined): string | undefined {
   if (!header) return undefined;
-  const value = header.replace(/^bearer\s+/i, '').trim();
+  const value = (header.charCodeAt(0) === 66 || header.charCodeAt(0) === 98 ? header.replace(/^bearer\s+/i, '') : header).trim();
   return value.length > 0 ? value : undefined;
 }
 

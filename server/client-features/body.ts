@@ -14,7 +14,9 @@ export interface Shape {
 }
 
 export function shapeKey(shape: Shape): string {
-  return JSON.stringify([shape.environment, shape.projects, shape.tags, shape.namePrefix, shape.inlineSegments]);
+  // A separator no name can hold keeps the parts apart.
+  const SEP = '\u0000';
+  return [shape.environment, shape.projects?.join(SEP + SEP) ?? '*', shape.tags?.join(SEP + SEP) ?? '*', shape.namePrefix ?? '', shape.inlineSegments ? 'i' : 's'].join(SEP);
 }
 
 function selected(flag: FlagRecord, shape: Shape): boolean {

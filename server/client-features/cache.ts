@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
 import type { Change } from '../events.js';
 import { clientFeatures, shapeKey, type Shape } from './body.js';
@@ -50,7 +50,7 @@ export class ClientFeatureCache {
 
   constructor(
     private readonly db: Db,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Logger,
   ) {}
 
   onChange = (change: Change): void => {
@@ -91,9 +91,13 @@ export class ClientFeatureCache {
     return this.refreshing;
   }
 
-  async body(shape: Shape): Promise<ServedBody> {
+  /** The answer for a shape, when the snapshot is current and it was served before: no waiting, no work. */
+  peek(key: string): ServedBody | undefined {
+    return this.loadedGeneration === this.generation ? this.served.get(key) : undefined;
+  }
+
+  async body(shape: Shape, key = shapeKey(shape)): Promise<ServedBody> {
     const snapshot = await this.current();
-    const key = shapeKey(shape);
     let served = this.served.get(key);
     if (!served) {
       const body = Buffer.from(JSON.stringify(clientFeatures(snapshot, shape)));

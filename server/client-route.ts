@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { operationTable } from '../generated/operations.js';
+import type { Handlers } from '../generated/handlers.js';
+import { authenticate, authorize } from './auth.js';
+import type { AuthType } from './config.js';
+import type { HandlerContext } from './context.js';
+import { sendResult, type AnyHandler } from './handler-adapter.js';
+import type { TokenCache } from './token-cache.js';
+
+const list = (value: unknown): string[] | undefined =>
+  value === undefined ? undefined : (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
+
+/** The query as the contract types it; a value of the wrong shape becomes a filter that matches nothing. */
+function clientQuery(query: Record<string, unknown>) {
+  const namePrefix = Array.isArray(query.namePrefix) ? query.namePrefix[0] : query.namePrefix;
+  return {
+    tag: list(query.tag),
+    'tag[]': list(query['tag[]']),
+    project: list(query.project),
+    namePrefix: typeof namePrefix === 'string' ? namePrefix : undefined,
+  };
+}
+
+/**
+ * GET /api/client/features outside the generic pipeline. Every running SDK polls it, so it runs no
+ * hooks, no schema validation and no per-request logger: it authenticates and authorizes the same way
+ * as every other operation (401 → 403) and calls the contract's typed handler. The filters need no
+ * validation: a malformed one matches no flag.
+ */
+export function registerClientFeaturesRoute(
+  app: FastifyInstance,
+  tokens: TokenCache,
+  authType: AuthType,
+  handler: Handlers['getClientFeatures'],
+  context: (request: FastifyRequest) => HandlerContext,
+): void {
+  const operation = operationTable.getClientFeatures;
+  const run = handler as AnyHandler;
+  app.get(operation.path, async (request, reply) => {
+    const caller = authenticate(request.headers.authorization, tokens, authType);
+    request.caller = caller instanceof Promise ? await caller : caller;
+    authorize(request.caller, operation.permissions);
+    const query = clientQuery(request.query as Record<string, unknown>);
+    return sendResult(reply, await run({ params: undefined, query, body: undefined, headers: request.headers }, context(request)));
+  });
+}

@@ -1,0 +1,594 @@
+import { randomBytes } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { request } from 'undici';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, expectError, startTestApp, type RawResponse, type TestApp } from './support/app.js';
+
+let app: TestApp;
+/** Client tokens of the default app, per environment, all projects. */
+let devToken: string;
+let prodToken: string;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  devToken = await createToken(app, { type: 'client', environment: 'development' });
+  prodToken = await createToken(app, { type: 'client', environment: 'production' });
+});
+
+const unique = (label: string) => `ca-${label}-${randomBytes(4).toString('hex')}`;
+
+async function admin(method: string, path: string, body?: unknown, on: TestApp = app) {
+  const response = await call(on, method, path, body === undefined ? {} : { body: body as object });
+  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${response.text}`);
+  return response.json;
+}
+
+async function createToken(on: TestApp, body: { type: string; environment?: string; projects?: string[] }): Promise<string> {
+  const created = await admin('POST', '/api/admin/api-tokens', { tokenName: unique('token'), ...body }, on);
+  expect(typeof created.secret).toBe('string');
+  return created.secret as string;
+}
+
+const featuresPath = (project: string) => `/api/admin/projects/${project}/features`;
+const envPath = (project: string, flag: string, environment: string) => `${featuresPath(project)}/${flag}/environments/${environment}`;
+
+async function createFlag(name: string, options: { project?: string; type?: string; description?: string; impressionData?: boolean } = {}, on = app) {
+  const { project = 'default', ...rest } = options;
+  await admin('POST', featuresPath(project), { name, ...rest }, on);
+}
+
+async function addStrategy(flag: string, environment: string, strategy: object, project = 'default', on = app) {
+  return admin('POST', `${envPath(project, flag, environment)}/strategies`, strategy, on);
+}
+
+async function enable(flag: string, environment: string, project = 'default', on = app) {
+  await admin('POST', `${envPath(project, flag, environment)}/on`, undefined, on);
+}
+
+async function disable(flag: string, environment: string, project = 'default', on = app) {
+  await admin('POST', `${envPath(project, flag, environment)}/off`, undefined, on);
+}
+
+/** GET /api/client/features with a token (null: none) and query string. */
+function clientFeatures(token: string | null, query = '', headers: Record<string, string> = {}, on = app): Promise<RawResponse> {
+  return call(on, 'GET', `/api/client/features${query}`, { token, headers });
+}
+
+async function featuresOf(token: string, query = '', headers: Record<string, string> = {}) {
+  const response = await clientFeatures(token, query, headers);
+  expect(response.status, response.text).toBe(200);
+  return response.json as { version: number; features: any[]; segments?: any[] };
+}
+
+const names = (body: { features: { name: string }[] }) => body.features.map((f) => f.name).sort();
+
+/** Raw bytes of a GET, for compressed answers. */
+async function rawGet(path: string, headers: Record<string, string>) {
+  const response = await request(`${app.url}${path}`, { method: 'GET', headers });
+  const body = Buffer.from(await response.body.arrayBuffer());
+  return { status: response.statusCode, headers: response.headers, body };
+}
+
+async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('GET /api/client/features: shape', () => {
+  it('serves each flag in the client shape, from the token environment, without disabled strategies or archived flags', async () => {
+    const p = unique('shape');
+    const full = `${p}.full`;
+    const parent = `${p}.parent`;
+    const child = `${p}.child`;
+    const archived = `${p}.archived`;
+
+    await createFlag(full, { type: 'experiment', description: 'the full one', impressionData: true });
+    await addStrategy(full, 'development', {
+      name: 'flexibleRollout',
+      title: 'Half',
+      parameters: { rollout: 50, stickiness: 'userId', groupId: full },
+      constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1', 'u2'] }],
+      variants: [{ name: 'blue', weightType: 'variable', stickiness: 'userId', payload: { type: 'json', value: '{"color":"blue"}' } }],
+    });
+    await addStrategy(full, 'development', { name: 'remoteAddress', title: 'off', disabled: true, parameters: { IPs: '10.9.9.9' } });
+    await addStrategy(full, 'development', { name: 'default', title: 'second' });
+    await admin('PUT', `${envPath('default', full, 'development')}/variants`, [{ name: 'control', weightType: 'variable', payload: { type: 'string', value: 'c' } }]);
+    await enable(full, 'development');
+    await addStrategy(full, 'production', { name: 'remoteAddress', parameters: { IPs: '10.0.0.1' } });
+
+    await createFlag(parent);
+    await createFlag(child);
+    await admin('POST', `${featuresPath('default')}/${child}/dependencies`, { feature: parent, enabled: true });
+    await createFlag(archived);
+    await enable(archived, 'development');
+    await admin('DELETE', `${featuresPath('default')}/${archived}`);
+
+    const stored = await admin('GET', `${featuresPath('default')}/${full}`);
+    const storedDev = stored.environments.find((e: any) => e.name === 'development');
+
+    const body = await featuresOf(devToken, `?namePrefix=${p}`);
+    expect(body.version).toBe(1);
+    expect(names(body)).toEqual([child, full, parent].sort());
+
+    const feature = body.features.find((f) => f.name === full);
+    expect(feature).toMatchObject({
+      name: full,
+      type: 'experiment',
+      enabled: true,
+      stale: false,
+      project: 'default',
+      description: 'the full one',
+      impressionData: true,
+    });
+    expect(feature.strategies).toEqual([
+      {
+        name: 'flexibleRollout',
+        parameters: { rollout: '50', stickiness: 'userId', groupId: full },
+        constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1', 'u2'], caseInsensitive: false, inverted: false }],
+        variants: storedDev.strategies[0].variants,
+      },
+      { name: 'default', parameters: {}, constraints: [], variants: [] },
+    ]);
+    expect(feature.strategies[0].variants).toMatchObject([{ name: 'blue', weight: 1000, stickiness: 'userId', payload: { type: 'json', value: '{"color":"blue"}' } }]);
+    for (const strategy of feature.strategies) {
+      for (const key of ['id', 'title', 'sortOrder', 'disabled', 'segments']) expect(strategy).not.toHaveProperty(key);
+      for (const value of Object.values(strategy.parameters)) expect(typeof value).toBe('string');
+    }
+    expect(feature.variants).toEqual(storedDev.variants);
+    expect(feature.variants).toMatchObject([{ name: 'control', weight: 1000, payload: { type: 'string', value: 'c' } }]);
+    expect(feature.strategy).toBe('flexibleRollout');
+    expect(feature.parameters).toEqual({ rollout: '50', stickiness: 'userId', groupId: full });
+    expect(feature).not.toHaveProperty('dependencies');
+
+    const childFeature = body.features.find((f) => f.name === child);
+    expect(childFeature.dependencies).toEqual([{ feature: parent, enabled: true }]);
+    expect(body.features.find((f) => f.name === parent)).not.toHaveProperty('dependencies');
+    expect(childFeature).toMatchObject({ enabled: false, strategies: [], variants: [], description: null, impressionData: false, type: 'release' });
+
+    // The production token sees production's state of the same flag.
+    const production = await featuresOf(prodToken, `?namePrefix=${p}`);
+    expect(names(production)).toEqual([child, full, parent].sort());
+    const inProduction = production.features.find((f) => f.name === full);
+    expect(inProduction).toMatchObject({ enabled: false, strategy: 'remoteAddress', parameters: { IPs: '10.0.0.1' }, variants: [] });
+    expect(inProduction.strategies).toEqual([{ name: 'remoteAddress', parameters: { IPs: '10.0.0.1' }, constraints: [], variants: [] }]);
+
+    // An admin token (all environments) reads development.
+    const asAdmin = await featuresOf(app.adminToken, `?namePrefix=${p}`);
+    expect(asAdmin).toEqual(body);
+  });
+
+  it('with AUTH_TYPE none and no Authorization header reads development', async () => {
+    const open = await startTestApp({ authType: 'none' });
+    const flag = unique('open');
+    await createFlag(flag, {}, open);
+    await addStrategy(flag, 'production', { name: 'default' }, 'default', open);
+    await enable(flag, 'production', 'default', open);
+    await addStrategy(flag, 'development', { name: 'remoteAddress', parameters: { IPs: '1.2.3.4' } }, 'default', open);
+
+    const response = await clientFeatures(null, `?namePrefix=${flag}`, {}, open);
+    expect(response.status).toBe(200);
+    expect(response.json.features).toHaveLength(1);
+    expect(response.json.features[0]).toMatchObject({ name: flag, enabled: false, strategy: 'remoteAddress', parameters: { IPs: '1.2.3.4' } });
+  });
+});
+
+describe('GET /api/client/features: project scope', () => {
+  let projectA: string;
+  let projectB: string;
+  let flagA: string;
+  let flagB: string;
+  let tokenA: string;
+
+  beforeAll(async () => {
+    projectA = unique('pa');
+    projectB = unique('pb');
+    await admin('POST', '/api/admin/projects', { id: projectA, name: projectA });
+    await admin('POST', '/api/admin/projects', { id: projectB, name: projectB });
+    flagA = `${projectA}.flag`;
+    flagB = `${projectB}.flag`;
+    await createFlag(flagA, { project: projectA });
+    await createFlag(flagB, { project: projectB });
+    tokenA = await createToken(app, { type: 'client', environment: 'development', projects: [projectA] });
+  });
+
+  it('a project token sees only its projects, and the project query cannot widen it', async () => {
+    const all = await featuresOf(tokenA);
+    expect(all.features.length).toBeGreaterThan(0);
+    expect(new Set(all.features.map((f) => f.project))).toEqual(new Set([projectA]));
+    expect(names(all)).toEqual([flagA]);
+
+    expect((await featuresOf(tokenA, `?project=${projectB}`)).features).toEqual([]);
+    expect(names(await featuresOf(tokenA, `?project=${projectA}&project=${projectB}`))).toEqual([flagA]);
+    expect((await featuresOf(tokenA, '?project=default')).features).toEqual([]);
+  });
+
+  it('an all-projects token with several project values gets each of them (OR)', async () => {
+    expect(names(await featuresOf(devToken, `?project=${projectA}&project=${projectB}`))).toEqual([flagA, flagB].sort());
+    expect(names(await featuresOf(devToken, `?project=${projectB}`))).toEqual([flagB]);
+  });
+
+  it('the single-flag endpoint answers 404 for a flag outside the token projects', async () => {
+    const inside = await call(app, 'GET', `/api/client/features/${flagA}`, { token: tokenA });
+    expect(inside.status).toBe(200);
+    expect(inside.json.name).toBe(flagA);
+    expectError(await call(app, 'GET', `/api/client/features/${flagB}`, { token: tokenA }), 404, 'NotFoundError');
+  });
+});
+
+describe('GET /api/client/features: filters', () => {
+  it('tag and tag[] select flags with any of the tags, split at the first colon', async () => {
+    const p = unique('tags');
+    const [f1, f2, f3, f4] = ['one', 'two', 'three', 'none'].map((n) => `${p}.${n}`) as [string, string, string, string];
+    for (const f of [f1, f2, f3, f4]) await createFlag(f);
+    const x = `x-${p}`;
+    const y = `y-${p}`;
+    const colon = `k:v-${p}`;
+    await admin('POST', `/api/admin/features/${f1}/tags`, { type: 'simple', value: x });
+    await admin('POST', `/api/admin/features/${f2}/tags`, { type: 'simple', value: y });
+    await admin('POST', `/api/admin/features/${f3}/tags`, { type: 'simple', value: colon });
+
+    const q = (v: string) => encodeURIComponent(v);
+    expect(names(await featuresOf(devToken, `?tag=simple:${q(x)}`))).toEqual([f1]);
+    expect(names(await featuresOf(devToken, `?tag[]=simple:${q(x)}`))).toEqual([f1]);
+    expect(names(await featuresOf(devToken, `?tag=simple:${q(x)}&tag=simple:${q(y)}`))).toEqual([f1, f2].sort());
+    expect(names(await featuresOf(devToken, `?tag[]=simple:${q(x)}&tag[]=simple:${q(y)}`))).toEqual([f1, f2].sort());
+    expect(names(await featuresOf(devToken, `?tag=simple:${q(colon)}`))).toEqual([f3]);
+    expect(names(await featuresOf(devToken, `?tag=simple:${q(colon)}&namePrefix=${p}`))).toEqual([f3]);
+
+    // Malformed or unknown values match no flag and still answer 200.
+    expect((await featuresOf(devToken, `?tag=${q(x)}`)).features).toEqual([]);
+    expect((await featuresOf(devToken, '?tag=simple')).features).toEqual([]);
+    expect((await featuresOf(devToken, `?tag=nosuchtype:${q(x)}`)).features).toEqual([]);
+    expect((await featuresOf(devToken, `?project=${unique('nope')}`)).features).toEqual([]);
+  });
+
+  it('namePrefix is a case-sensitive prefix without wildcards', async () => {
+    const p = unique('np');
+    const upper = `N${p.slice(1)}.a`;
+    const plain = `${p}.b`;
+    const underscore = `${p}_c`;
+    const other = `${p}Xc`;
+    for (const f of [upper, plain, underscore, other]) await createFlag(f);
+
+    expect(names(await featuresOf(devToken, `?namePrefix=${p}`))).toEqual([plain, underscore, other].sort());
+    expect(names(await featuresOf(devToken, `?namePrefix=N${p.slice(1)}`))).toEqual([upper]);
+    expect(names(await featuresOf(devToken, `?namePrefix=${p}_`))).toEqual([underscore]);
+    expect((await featuresOf(devToken, `?namePrefix=${p}%25`)).features).toEqual([]);
+    expect((await featuresOf(devToken, `?namePrefix=%25${p}`)).features).toEqual([]);
+    expect((await featuresOf(devToken, `?namePrefix=_${p.slice(1)}`)).features).toEqual([]);
+  });
+});
+
+describe('GET /api/client/features: segments', () => {
+  it('inlines segment constraints for old or absent client specs and lists segments for spec 4.2.0 and later', async () => {
+    const p = unique('seg');
+    const flag = `${p}.flag`;
+    const segmentConstraint = { contextName: 'userId', operator: 'IN', values: ['u1'], caseInsensitive: false, inverted: false };
+    const ownConstraint = { contextName: 'appName', operator: 'IN', values: ['web'], caseInsensitive: false, inverted: false };
+    const segment = await admin('POST', '/api/admin/segments', { name: p, constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1'] }] });
+    await createFlag(flag);
+    await addStrategy(flag, 'development', { name: 'default', constraints: [{ contextName: 'appName', operator: 'IN', values: ['web'] }], segments: [segment.id] });
+    await enable(flag, 'development');
+
+    const query = `?namePrefix=${p}`;
+    const inlineHeaders: Record<string, string>[] = [{}, { 'Unleash-Client-Spec': '4.1.0' }, { 'Unleash-Client-Spec': 'not-a-version' }];
+    for (const headers of inlineHeaders) {
+      const response = await clientFeatures(devToken, query, headers);
+      expect(response.status).toBe(200);
+      expect(response.text).not.toContain('"segments"');
+      expect(response.json.features[0].strategies).toEqual([{ name: 'default', parameters: {}, constraints: [ownConstraint, segmentConstraint], variants: [] }]);
+    }
+    // Without the header, no strategy anywhere carries segments.
+    const everything = await clientFeatures(devToken);
+    expect(everything.text).not.toContain('"segments"');
+
+    for (const spec of ['4.2.0', '5.2.0']) {
+      const body = await featuresOf(devToken, query, { 'Unleash-Client-Spec': spec });
+      expect(body.features[0].strategies).toEqual([{ name: 'default', parameters: {}, constraints: [ownConstraint], variants: [], segments: [segment.id] }]);
+      expect(body.segments).toEqual([{ id: segment.id, name: p, constraints: [segmentConstraint] }]);
+    }
+  });
+});
+
+describe('GET /api/client/features: ETag', () => {
+  it('is strong and stable, answers 304 to a matching If-None-Match, and changes with the answer only', async () => {
+    const p = unique('etag');
+    const flag = `${p}.flag`;
+    await createFlag(flag);
+    const query = `?namePrefix=${p}`;
+
+    const first = await clientFeatures(devToken, query);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect((await clientFeatures(devToken, query)).headers.etag).toBe(etag);
+    expect(first.json.features[0].enabled).toBe(false);
+
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, `W/"other",W/${etag}`]) {
+      const response = await clientFeatures(devToken, query, { 'If-None-Match': ifNoneMatch });
+      expect(response.status, ifNoneMatch).toBe(304);
+      expect(response.text).toBe('');
+    }
+    for (const ifNoneMatch of ['"stale:1:v1"', `"${etag.slice(1, -2)}"`, 'W/"other"']) {
+      const response = await clientFeatures(devToken, query, { 'If-None-Match': ifNoneMatch });
+      expect(response.status, ifNoneMatch).toBe(200);
+      expect(response.json).toEqual(first.json);
+      expect(response.headers.etag).toBe(etag);
+    }
+
+    // Changes that cannot affect the answer keep the ETag.
+    await admin('POST', '/api/admin/tag-types', { name: unique('tt') });
+    await createToken(app, { type: 'client', environment: 'development' });
+    expect((await clientFeatures(devToken, query)).headers.etag).toBe(etag);
+    expect((await clientFeatures(devToken, query, { 'If-None-Match': etag })).status).toBe(304);
+
+    // A toggle is seen by the very next request, with a new ETag.
+    await enable(flag, 'development');
+    const toggled = await clientFeatures(devToken, query, { 'If-None-Match': etag });
+    expect(toggled.status).toBe(200);
+    expect(toggled.json.features[0].enabled).toBe(true);
+    const etag2 = toggled.headers.etag as string;
+    expect(etag2).toMatch(/^"[^"]+"$/);
+    expect(etag2).not.toBe(etag);
+    expect((await clientFeatures(devToken, query, { 'If-None-Match': etag2 })).status).toBe(304);
+
+    await disable(flag, 'development');
+    const back = await clientFeatures(devToken, query, { 'If-None-Match': etag2 });
+    expect(back.status).toBe(200);
+    expect(back.json.features[0].enabled).toBe(false);
+    expect(back.headers.etag).not.toBe(etag2);
+  });
+
+  it('differs between request shapes', async () => {
+    const p = unique('shapes');
+    await createFlag(`${p}.flag`);
+    const plain = await clientFeatures(devToken, `?namePrefix=${p}`);
+    const spec = await clientFeatures(devToken, `?namePrefix=${p}`, { 'Unleash-Client-Spec': '5.2.0' });
+    expect(plain.headers.etag).not.toBe(spec.headers.etag);
+    expect((await clientFeatures(devToken, `?namePrefix=${p}`, { 'Unleash-Client-Spec': '5.2.0', 'If-None-Match': plain.headers.etag as string })).status).toBe(200);
+  });
+});
+
+describe('GET /api/client/features: compression', () => {
+  it('gzips or brotli-compresses bodies of 1 kB and more, and sets Vary', async () => {
+    const p = unique('zip');
+    for (let i = 0; i < 8; i++) await createFlag(`${p}.flag-${i}`, { description: `flag ${i} `.repeat(20) });
+    const path = `/api/client/features?namePrefix=${p}`;
+
+    const plain = await rawGet(path, { authorization: devToken });
+    expect(plain.status).toBe(200);
+    expect(plain.body.length).toBeGreaterThanOrEqual(1024);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(String(plain.headers.vary)).toMatch(/accept-encoding/i);
+    const json = JSON.parse(plain.body.toString('utf8'));
+    expect(json.features).toHaveLength(8);
+
+    const gzip = await rawGet(path, { authorization: devToken, 'accept-encoding': 'gzip' });
+    expect(gzip.status).toBe(200);
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(String(gzip.headers.vary)).toMatch(/accept-encoding/i);
+    expect(JSON.parse(gunzipSync(gzip.body).toString('utf8'))).toEqual(json);
+    expect(gzip.headers.etag).toBe(plain.headers.etag);
+
+    const br = await rawGet(path, { authorization: devToken, 'accept-encoding': 'br' });
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+    expect(JSON.parse(brotliDecompressSync(br.body).toString('utf8'))).toEqual(json);
+
+    const small = await rawGet(`/api/client/features?namePrefix=${unique('none')}`, { authorization: devToken, 'accept-encoding': 'gzip, br' });
+    expect(small.status).toBe(200);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(String(small.headers.vary)).toMatch(/accept-encoding/i);
+    expect(JSON.parse(small.body.toString('utf8'))).toEqual({ version: 1, features: [] });
+  });
+});
+
+describe('GET /api/client/features/{featureName}', () => {
+  it('answers one flag in the same shape, without version; unknown → 404', async () => {
+    const p = unique('one');
+    const flag = `${p}.flag`;
+    await createFlag(flag, { description: 'single' });
+    await addStrategy(flag, 'development', { name: 'flexibleRollout', parameters: { rollout: 25, stickiness: 'default', groupId: flag } });
+    await enable(flag, 'development');
+
+    const list = await featuresOf(devToken, `?namePrefix=${p}`);
+    const response = await call(app, 'GET', `/api/client/features/${flag}`, { token: devToken });
+    expect(response.status).toBe(200);
+    expect(response.json).not.toHaveProperty('version');
+    expect(response.json).toEqual(list.features[0]);
+    expect(response.json).toMatchObject({ name: flag, enabled: true, strategy: 'flexibleRollout', parameters: { rollout: '25' } });
+
+    const production = await call(app, 'GET', `/api/client/features/${flag}`, { token: prodToken });
+    expect(production.json.enabled).toBe(false);
+
+    expectError(await call(app, 'GET', `/api/client/features/${unique('missing')}`, { token: devToken }), 404, 'NotFoundError');
+    await admin('DELETE', `${featuresPath('default')}/${flag}`);
+    expectError(await call(app, 'GET', `/api/client/features/${flag}`, { token: devToken }), 404, 'NotFoundError');
+  });
+});
+
+const sdkVersion = 'unleash-client-node:6.1.0';
+const registration = (appName: string, instanceId: string) => ({
+  appName,
+  instanceId,
+  sdkVersion,
+  strategies: ['default', 'flexibleRollout'],
+  started: new Date().toISOString(),
+  interval: 10000,
+  platformName: 'node',
+  platformVersion: '20',
+  yggdrasilVersion: null,
+  specVersion: '5.2.0',
+});
+const metrics = (appName: string, instanceId: string, stop: string, toggles: Record<string, unknown>) => ({
+  appName,
+  instanceId,
+  environment: 'default',
+  sdkVersion,
+  platformName: 'node',
+  platformVersion: '20',
+  yggdrasilVersion: null,
+  specVersion: '5.2.0',
+  bucket: { start: new Date(Date.parse(stop) - 10_000).toISOString(), stop, toggles },
+});
+
+async function usage(flag: string, on = app) {
+  return (await admin('GET', `/api/admin/client-metrics/features/${flag}/raw`, undefined, on)) as { version: number; featureName: string; metrics: any[] };
+}
+
+describe('POST /api/client/register and /api/client/metrics', () => {
+  it('accept the node SDK bodies and feed applications, events, lastSeenAt and hourly usage', async () => {
+    const appName = unique('app');
+    const flag = unique('used');
+    const zero = unique('zero');
+    await createFlag(flag);
+    await createFlag(zero);
+    expect((await admin('GET', `${featuresPath('default')}/${flag}`)).lastSeenAt).toBeNull();
+
+    const registered = await call(app, 'POST', '/api/client/register', { token: prodToken, body: registration(appName, 'i-1') });
+    expect(registered.status, registered.text).toBe(202);
+
+    const application = await until(
+      'the application',
+      () => call(app, 'GET', `/api/admin/metrics/applications/${appName}`),
+      (r) => r.status === 200,
+    );
+    expect(application.json).toMatchObject({
+      appName,
+      strategies: ['default', 'flexibleRollout'],
+      instances: [{ instanceId: 'i-1', environment: 'production', sdkVersion }],
+    });
+    const listed = (await admin('GET', '/api/admin/metrics/applications')).applications.find((a: any) => a.appName === appName);
+    expect(listed).toMatchObject({ appName, strategies: ['default', 'flexibleRollout'], instances: [{ instanceId: 'i-1', environment: 'production', sdkVersion }] });
+
+    const stop = new Date().toISOString();
+    const hour = new Date(Math.floor(Date.parse(stop) / 3_600_000) * 3_600_000).toISOString();
+    const reported = await call(app, 'POST', '/api/client/metrics', {
+      token: prodToken,
+      body: metrics(appName, 'i-1', stop, { [flag]: { yes: 3, no: 1, variants: { a: 2 } }, [zero]: { yes: 0, no: 0, variants: {} } }),
+    });
+    expect(reported.status, reported.text).toBe(202);
+
+    const first = await until('the first report', () => usage(flag), (u) => u.metrics.length > 0);
+    expect(first).toEqual({ version: 1, featureName: flag, metrics: [{ environment: 'production', appName, timestamp: hour, yes: 3, no: 1, variants: { a: 2 } }] });
+    // Written in the same batch: the all-zero entry was ignored.
+    expect((await usage(zero)).metrics).toEqual([]);
+    expect((await admin('GET', `${featuresPath('default')}/${zero}`)).lastSeenAt).toBeNull();
+
+    const seen = await admin('GET', `${featuresPath('default')}/${flag}`);
+    expect(typeof seen.lastSeenAt).toBe('string');
+    expect(Number.isNaN(Date.parse(seen.lastSeenAt))).toBe(false);
+    const environments = Object.fromEntries(seen.environments.map((e: any) => [e.name, e.lastSeenAt]));
+    expect(typeof environments.production).toBe('string');
+    expect(environments.development).toBeNull();
+
+    // A second report in the same hour is added to the first.
+    const again = await call(app, 'POST', '/api/client/metrics', {
+      token: prodToken,
+      body: metrics(appName, 'i-1', stop, { [flag]: { yes: 2, no: 0, variants: { a: 1, b: 1 } } }),
+    });
+    expect(again.status).toBe(202);
+    const summed = await until('the summed report', () => usage(flag), (u) => u.metrics[0]?.yes !== 3);
+    expect(summed.metrics).toEqual([{ environment: 'production', appName, timestamp: hour, yes: 5, no: 1, variants: { a: 3, b: 1 } }]);
+
+    // A known application registering again (another instance) records no second application-created event.
+    expect((await call(app, 'POST', '/api/client/register', { token: prodToken, body: registration(appName, 'i-2') })).status).toBe(202);
+    const twoInstances = await until(
+      'the second instance',
+      () => admin('GET', `/api/admin/metrics/applications/${appName}`),
+      (a) => a.instances.length === 2,
+    );
+    expect(twoInstances.instances.map((i: any) => i.instanceId).sort()).toEqual(['i-1', 'i-2']);
+    const events = (await admin('GET', '/api/admin/events')).events.filter((e: any) => e.type === 'application-created' && e.data?.appName === appName);
+    expect(events).toHaveLength(1);
+  });
+
+  it('reports through the metrics endpoint alone create the application', async () => {
+    const appName = unique('metrics-only');
+    const flag = unique('m');
+    await createFlag(flag);
+    const response = await call(app, 'POST', '/api/client/metrics', { token: devToken, body: metrics(appName, 'i-9', new Date().toISOString(), { [flag]: { yes: 1, no: 0 } }) });
+    expect(response.status).toBe(202);
+    const application = await until('the application', () => call(app, 'GET', `/api/admin/metrics/applications/${appName}`), (r) => r.status === 200);
+    expect(application.json.instances).toMatchObject([{ instanceId: 'i-9', environment: 'development', sdkVersion }]);
+    const events = (await admin('GET', '/api/admin/events')).events.filter((e: any) => e.type === 'application-created' && e.data?.appName === appName);
+    expect(events).toHaveLength(1);
+  });
+
+  it('an unknown application → 404', async () => {
+    expectError(await call(app, 'GET', `/api/admin/metrics/applications/${unique('ghost')}`), 404, 'NotFoundError');
+  });
+
+  it('reject malformed bodies with 400', async () => {
+    const appName = unique('bad');
+    const stop = new Date().toISOString();
+    const { appName: _omitted, ...noAppName } = registration(appName, 'i-1');
+    expectError(await call(app, 'POST', '/api/client/register', { token: devToken, body: noAppName }), 400, 'ValidationError');
+    expectError(await call(app, 'POST', '/api/client/register', { token: devToken, body: '{"appName":' }), 400, 'ValidationError');
+
+    const good = metrics(appName, 'i-1', stop, { f: { yes: 1, no: 1 } });
+    const { appName: _gone, ...metricsWithoutApp } = good;
+    for (const body of [
+      metricsWithoutApp,
+      { ...good, bucket: 'not-an-object' },
+      { ...good, bucket: { ...good.bucket, toggles: { f: { yes: -1, no: 0 } } } },
+      '{"appName": "x", "bucket": ',
+    ]) {
+      expectError(await call(app, 'POST', '/api/client/metrics', { token: devToken, body }), 400, 'ValidationError');
+    }
+    expectError(await call(app, 'GET', `/api/admin/metrics/applications/${appName}`), 404, 'NotFoundError');
+  });
+
+  it('a count too large for one hour does not stop later reports from being recorded', async () => {
+    const own = await startTestApp();
+    const token = await createToken(own, { type: 'client', environment: 'development' });
+    const appName = unique('huge');
+    const big = unique('big');
+    const normal = unique('normal');
+    await createFlag(big, {}, own);
+    await createFlag(normal, {}, own);
+    const stop = new Date().toISOString();
+    const huge = await call(own, 'POST', '/api/client/metrics', { token, body: metrics(appName, 'i-1', stop, { [big]: { yes: 3_000_000_000, no: 0 } }) });
+    expect([202, 400]).toContain(huge.status);
+    const later = await call(own, 'POST', '/api/client/metrics', { token, body: metrics(appName, 'i-1', stop, { [normal]: { yes: 1, no: 0 } }) });
+    expect(later.status).toBe(202);
+    const recorded = await until('the later report', () => usage(normal, own), (u) => u.metrics.length > 0).catch((error: Error) => error);
+    const writeFailures = own.logs
+      .filter((line) => line.includes('could not write client metrics'))
+      .slice(0, 1)
+      .map((line) => String(JSON.parse(line).err?.message ?? line).split('\n').pop());
+    expect(recorded instanceof Error ? `${recorded.message}; log: ${writeFailures.join('')}` : 'recorded').toBe('recorded');
+  });
+});
+
+describe('client API errors', () => {
+  it('no or unknown token → 401, frontend token → 403, all as {id, name, message}', async () => {
+    const frontend = await createToken(app, { type: 'frontend', environment: 'development' });
+    const requests: [string, string, object | undefined][] = [
+      ['GET', '/api/client/features', undefined],
+      ['GET', '/api/client/features/anything', undefined],
+      ['POST', '/api/client/register', registration('errors-app', 'i-1')],
+      ['POST', '/api/client/metrics', metrics('errors-app', 'i-1', new Date().toISOString(), {})],
+    ];
+    for (const [method, path, body] of requests) {
+      const options = body === undefined ? {} : { body };
+      for (const token of [null, '*:development.not-a-real-token']) {
+        const error = expectError(await call(app, method, path, { ...options, token }), 401, 'AuthenticationRequired');
+        expect(Object.keys(error).sort()).toEqual(['id', 'message', 'name']);
+      }
+      const error = expectError(await call(app, method, path, { ...options, token: frontend }), 403, 'NoAccessError');
+      expect(Object.keys(error).sort()).toEqual(['id', 'message', 'name']);
+    }
+  });
+
+  it('accepts the token with a Bearer prefix', async () => {
+    const response = await clientFeatures(`Bearer ${devToken}`, `?namePrefix=${unique('bearer')}`);
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual({ version: 1, features: [] });
+  });
+});
