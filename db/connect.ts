@@ -1,7 +1,4 @@
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -35,7 +32,18 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   return config.kind === 'pglite' ? openPglite(config) : openPostgres(config);
 }
 
+/** Loaded only when the embedded database is used: a PostgreSQL deployment never pays for it. */
+async function pgliteModules() {
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
+  return { PGlite, drizzlePglite, migratePglite };
+}
+
 async function openPglite(config: { dataDir?: string; snapshot?: Blob }): Promise<Database> {
+  const { PGlite, drizzlePglite, migratePglite } = await pgliteModules();
   const release = config.dataDir ? lockDataDir(config.dataDir) : () => {};
   try {
     const client = config.snapshot
@@ -85,6 +93,7 @@ async function openPostgres(config: { url: string; poolSize?: number }): Promise
 
 /** A migrated embedded database with its default rows, as a tarball a PGlite can start from. */
 export async function createPgliteSnapshot(): Promise<Blob> {
+  const { PGlite, drizzlePglite, migratePglite } = await pgliteModules();
   const client = new PGlite();
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder });

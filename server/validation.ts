@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import fastJsonStringify from 'fast-json-stringify';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
@@ -35,12 +36,30 @@ export function describeAjvError(error: ErrorObject, dataVar: string): string {
 
 /**
  * Ajv 2020-12 for the contract's schemas: bodies strictly (no coercion, no stripping, no defaults),
- * path and query coerced from their string form. Errors name the field and the rule.
+ * path and query coerced from their string form. Errors name the field and the rule. Responses are
+ * serialized by fast-json-stringify from their schema, so a field the contract does not declare never
+ * leaves the service.
  */
 export function registerValidation(app: FastifyInstance): void {
   const strict = makeAjv(false);
   const coercing = makeAjv(true);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+  // Compiled on first use: most of the contract's schemas are never needed by a given process.
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    let validate: ValidateFunction | undefined;
+    // fastify reads the errors from the function it was given, so they are copied onto it.
+    const check = (data: unknown) => {
+      validate ??= (httpPart === 'body' ? strict : coercing).compile(schema);
+      const valid = validate(data) as boolean;
+      check.errors = validate.errors;
+      return valid;
+    };
+    check.errors = null as ValidateFunction['errors'];
+    return check;
+  });
+  app.setSerializerCompiler(({ schema }) => {
+    let serialize: ((data: unknown) => string) | undefined;
+    return (data: unknown) => (serialize ??= fastJsonStringify(schema as never) as (data: unknown) => string)(data);
+  });
   app.setSchemaErrorFormatter((errors, dataVar) => {
     const error = new Error(errors.map((e) => describeAjvError(e as ErrorObject, dataVar)).join('; '));
     return error;

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
-import type { Change } from '../events.js';
+import type { Change, ChangedEvent } from '../events.js';
 import { clientFeatures, shapeKey, type Shape } from './body.js';
-import { readSnapshot, type Snapshot } from './snapshot.js';
+import { readChangedFlags, readSnapshot, type Snapshot } from './snapshot.js';
 
 /** One answer, serialized once per snapshot, with its validator and lazily compressed copies. */
 export interface ServedBody {
@@ -21,18 +21,21 @@ const RETRY_MS = 1000;
 
 const shortHash = (data: string | Buffer, length: number) => createHash('sha1').update(data).digest('base64url').slice(0, length);
 
-/** Whether committed events may change what SDKs are served. */
-export function affectsClients(change: Change): boolean {
-  if (change.events === null) return true;
-  return change.events.some(
-    (e) =>
-      (e.featureName !== null && e.type !== 'feature-favorited' && e.type !== 'feature-unfavorited') ||
-      e.type.startsWith('segment-') ||
-      e.type.startsWith('project-environment-') ||
-      e.type === 'environment-created' ||
-      e.type === 'environment-deleted' ||
-      e.type === 'project-deleted',
-  );
+const flagEvent = (e: ChangedEvent) => e.featureName !== null && e.type !== 'feature-favorited' && e.type !== 'feature-unfavorited';
+const wideEvent = (e: ChangedEvent) =>
+  e.type.startsWith('segment-') ||
+  e.type.startsWith('project-environment-') ||
+  e.type === 'environment-created' ||
+  e.type === 'environment-deleted' ||
+  e.type === 'project-deleted';
+
+/**
+ * What committed events mean for what SDKs are served: nothing, some flags to read again, or
+ * everything ('all', e.g. a segment or a project's environments changed, or the events are not known).
+ */
+export function clientImpact(change: Change): 'all' | Set<string> {
+  if (change.events === null || change.events.some(wideEvent)) return 'all';
+  return new Set(change.events.filter(flagEvent).map((e) => e.featureName!));
 }
 
 /**
@@ -44,6 +47,8 @@ export class ClientFeatureCache {
   private snapshot: Snapshot | undefined;
   private generation = 0;
   private loadedGeneration = -1;
+  /** What changed since the snapshot was read. */
+  private pending: 'all' | Set<string> = 'all';
   private refreshing: Promise<void> | undefined;
   private lastFailure = 0;
   private served = new Map<string, ServedBody>();
@@ -54,7 +59,10 @@ export class ClientFeatureCache {
   ) {}
 
   onChange = (change: Change): void => {
-    if (!affectsClients(change)) return;
+    const impact = clientImpact(change);
+    if (impact !== 'all' && impact.size === 0) return;
+    if (impact === 'all' || this.pending === 'all') this.pending = 'all';
+    else for (const name of impact) this.pending.add(name);
     this.generation++;
     void this.refresh();
   };
@@ -73,7 +81,10 @@ export class ClientFeatureCache {
     if (this.refreshing) return this.refreshing;
     if (this.snapshot && Date.now() - this.lastFailure < RETRY_MS) return Promise.resolve();
     const generation = this.generation;
-    const refreshing = readSnapshot(this.db).then(
+    const pending = this.pending;
+    this.pending = new Set();
+    const read = pending === 'all' || !this.snapshot ? readSnapshot(this.db) : readChangedFlags(this.db, this.snapshot, pending);
+    const refreshing = read.then(
       (snapshot) => {
         this.snapshot = snapshot;
         this.loadedGeneration = generation;
@@ -82,6 +93,7 @@ export class ClientFeatureCache {
       },
       (error: unknown) => {
         this.lastFailure = Date.now();
+        this.pending = 'all';
         this.log.warn({ err: error }, 'could not read the flags; serving the last known ones');
       },
     );

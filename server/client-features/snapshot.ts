@@ -1,5 +1,5 @@
 // Everything the client API serves, read from the database in one consistent pass.
-import { inArray, isNull, max } from 'drizzle-orm';
+import { and, inArray, isNull, max } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
 import * as t from '../../db/schema.js';
 import type { components } from '../../generated/api.js';
@@ -52,66 +52,95 @@ export interface Snapshot {
 const byOrder = (a: { sortOrder: number; createdAt: Date; id: string }, b: { sortOrder: number; createdAt: Date; id: string }) =>
   a.sortOrder - b.sortOrder || a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
 
-/** Reads the snapshot in one repeatable-read transaction, in a fixed number of queries. */
-export async function readSnapshot(db: Db): Promise<Snapshot> {
-  return db.transaction(
-    async (tx) => {
-      const [revisionRow] = await tx.select({ id: max(t.events.id) }).from(t.events);
-      const active = tx.select({ name: t.features.name }).from(t.features).where(isNull(t.features.archivedAt));
-      const [features, states, strategies, links, segments, dependencies, tags] = await Promise.all([
-        tx.select().from(t.features).where(isNull(t.features.archivedAt)),
-        tx.select().from(t.featureEnvironments).where(inArray(t.featureEnvironments.featureName, active)),
-        tx.select().from(t.featureStrategies).where(inArray(t.featureStrategies.featureName, active)),
-        tx.select().from(t.featureStrategySegments),
-        tx.select().from(t.segments),
-        tx.select().from(t.featureDependencies).where(inArray(t.featureDependencies.child, active)),
-        tx.select().from(t.featureTags).where(inArray(t.featureTags.featureName, active)),
-      ]);
-      const segmentsOf = new Map<string, number[]>();
-      for (const link of links) segmentsOf.set(link.strategyId, [...(segmentsOf.get(link.strategyId) ?? []), link.segmentId]);
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-      const records = new Map<string, FlagRecord>();
-      for (const f of features.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-        records.set(f.name, {
-          name: f.name,
-          project: f.project,
-          type: f.type,
-          description: f.description,
-          stale: f.stale,
-          impressionData: f.impressionData,
-          tags: new Set(),
-          environments: new Map(),
-          dependencies: [],
-        });
-      }
-      for (const state of states) {
-        records.get(state.featureName)?.environments.set(state.environment, {
-          enabled: state.enabled,
-          strategies: [],
-          variants: state.variants as Variant[],
-        });
-      }
-      for (const s of strategies.filter((s) => !s.disabled).sort(byOrder)) {
-        records.get(s.featureName)?.environments.get(s.environment)?.strategies.push({
-          name: s.strategyName,
-          constraints: s.constraints as ClientConstraint[],
-          parameters: s.parameters as Record<string, string>,
-          variants: s.variants as StrategyVariant[],
-          segments: (segmentsOf.get(s.id) ?? []).sort((a, b) => a - b),
-        });
-      }
-      for (const d of dependencies) {
-        records.get(d.child)?.dependencies.push({ feature: d.parent, enabled: d.enabled, ...(d.enabled && d.variants.length > 0 && { variants: d.variants }) });
-      }
-      for (const tag of tags) records.get(tag.featureName)?.tags.add(`${tag.tagType}:${tag.tagValue}`);
+/**
+ * The active flags among `names` (all of them when null) in the client shape, in a fixed number of
+ * queries whatever their number.
+ */
+async function readFlags(tx: Db, names: string[] | null): Promise<FlagRecord[]> {
+  const active = tx
+    .select({ name: t.features.name })
+    .from(t.features)
+    .where(names ? and(isNull(t.features.archivedAt), inArray(t.features.name, names)) : isNull(t.features.archivedAt));
+  const strategyIds = tx.select({ id: t.featureStrategies.id }).from(t.featureStrategies).where(inArray(t.featureStrategies.featureName, active));
+  const [features, states, strategies, links, dependencies, tags] = await Promise.all([
+    tx.select().from(t.features).where(inArray(t.features.name, active)),
+    tx.select().from(t.featureEnvironments).where(inArray(t.featureEnvironments.featureName, active)),
+    tx.select().from(t.featureStrategies).where(inArray(t.featureStrategies.featureName, active)),
+    names ? tx.select().from(t.featureStrategySegments).where(inArray(t.featureStrategySegments.strategyId, strategyIds)) : tx.select().from(t.featureStrategySegments),
+    tx.select().from(t.featureDependencies).where(inArray(t.featureDependencies.child, active)),
+    tx.select().from(t.featureTags).where(inArray(t.featureTags.featureName, active)),
+  ]);
+  const segmentsOf = new Map<string, number[]>();
+  for (const link of links) segmentsOf.set(link.strategyId, [...(segmentsOf.get(link.strategyId) ?? []), link.segmentId]);
 
-      return {
-        revision: Number(revisionRow?.id ?? 0),
-        flags: [...records.values()],
-        segments: new Map(segments.map((s) => [s.id, { id: s.id, name: s.name, constraints: s.constraints as ClientConstraint[] }])),
-      };
-    },
-    { isolationLevel: 'repeatable read', accessMode: 'read only' },
-  );
+  const records = new Map<string, FlagRecord>();
+  for (const f of features.sort(byName)) {
+    records.set(f.name, {
+      name: f.name,
+      project: f.project,
+      type: f.type,
+      description: f.description,
+      stale: f.stale,
+      impressionData: f.impressionData,
+      tags: new Set(),
+      environments: new Map(),
+      dependencies: [],
+    });
+  }
+  for (const state of states) {
+    records.get(state.featureName)?.environments.set(state.environment, {
+      enabled: state.enabled,
+      strategies: [],
+      variants: state.variants as Variant[],
+    });
+  }
+  for (const s of strategies.filter((s) => !s.disabled).sort(byOrder)) {
+    records.get(s.featureName)?.environments.get(s.environment)?.strategies.push({
+      name: s.strategyName,
+      constraints: s.constraints as ClientConstraint[],
+      parameters: s.parameters as Record<string, string>,
+      variants: s.variants as StrategyVariant[],
+      segments: (segmentsOf.get(s.id) ?? []).sort((a, b) => a - b),
+    });
+  }
+  for (const d of dependencies) {
+    records.get(d.child)?.dependencies.push({ feature: d.parent, enabled: d.enabled, ...(d.enabled && d.variants.length > 0 && { variants: d.variants }) });
+  }
+  for (const tag of tags) records.get(tag.featureName)?.tags.add(`${tag.tagType}:${tag.tagValue}`);
+  return [...records.values()];
 }
 
+const readOnly = { isolationLevel: 'repeatable read', accessMode: 'read only' } as const;
+
+async function revisionOf(tx: Db): Promise<number> {
+  const [row] = await tx.select({ id: max(t.events.id) }).from(t.events);
+  return Number(row?.id ?? 0);
+}
+
+/** Everything, in one repeatable-read transaction. */
+export async function readSnapshot(db: Db): Promise<Snapshot> {
+  return db.transaction(async (tx) => {
+    const [revision, flags, segments] = await Promise.all([revisionOf(tx as Db), readFlags(tx as Db, null), tx.select().from(t.segments)]);
+    return {
+      revision,
+      flags,
+      segments: new Map(segments.map((s) => [s.id, { id: s.id, name: s.name, constraints: s.constraints as ClientConstraint[] }])),
+    };
+  }, readOnly);
+}
+
+/**
+ * `previous` with the named flags read again: what a change to a few flags costs instead of a full read.
+ * Children of a changed flag are read again too, since deleting a parent removes their dependency.
+ */
+export async function readChangedFlags(db: Db, previous: Snapshot, changed: Set<string>): Promise<Snapshot> {
+  const names = new Set(changed);
+  for (const flag of previous.flags) if (flag.dependencies.some((d) => changed.has(d.feature))) names.add(flag.name);
+  return db.transaction(async (tx) => {
+    const [revision, fresh] = await Promise.all([revisionOf(tx as Db), readFlags(tx as Db, [...names])]);
+    const flags = previous.flags.filter((f) => !names.has(f.name)).concat(fresh).sort(byName);
+    return { revision, flags, segments: previous.segments };
+  }, readOnly);
+}
