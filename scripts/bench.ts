@@ -25,6 +25,7 @@ const port = option('port', 4299);
 const limitPort = port + 1;
 const adminToken = `*:*.bench${randomBytes(16).toString('hex')}`;
 const base = `http://127.0.0.1:${port}`;
+const SETTLE_MS = 10_000;
 
 async function rssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -81,9 +82,15 @@ async function seed(count: number) {
   return (performance.now() - started) / 1000;
 }
 
-/** Runs compiled code, as `npm start` does: the measurement is of the service, not of a TypeScript loader. */
-function startProcess(script: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+/** The node options `npm run serve` (and so `npm start`) gives the service, read from package.json. */
+async function serveOptions(): Promise<string[]> {
+  const scripts = (JSON.parse(await readFile('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
+  return scripts.serve!.split(/\s+/).filter((arg) => arg.startsWith('--'));
+}
+
+/** Runs compiled code with the service's node options: the measurement is of the service, not of a loader. */
+function startProcess(script: string, env: Record<string, string>, options: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...options, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 async function stop(child: ChildProcess) {
@@ -124,7 +131,7 @@ async function main() {
     LOG_LEVEL: 'warn',
     INIT_ADMIN_API_TOKENS: adminToken,
     ...(database ? { DATABASE_URL: database.url } : { DATA_DIR: dataDir, DATABASE_URL: '' }),
-  });
+  }, await serveOptions());
   let limit: ChildProcess | undefined;
   try {
     await waitFor(`${base}/health`);
@@ -144,13 +151,17 @@ async function main() {
     const auth = { authorization: clientToken };
     const results = {
       full: await run({ url: features, headers: auth }),
-      limitFull: await run({ url: `http://127.0.0.1:${limitPort}/body` }),
+      // The limit gets the same request headers, so that only the answering differs.
+      limitFull: await run({ url: `http://127.0.0.1:${limitPort}/body`, headers: auth }),
       notModified: await run({ url: features, headers: { ...auth, 'if-none-match': etag } }),
-      limitNotModified: await run({ url: `http://127.0.0.1:${limitPort}/not-modified` }),
+      limitNotModified: await run({ url: `http://127.0.0.1:${limitPort}/not-modified`, headers: { ...auth, 'if-none-match': etag } }),
       gzip: await run({ url: features, headers: { ...auth, 'accept-encoding': 'gzip' } }),
       adminRead: await run({ url: `${base}/api/admin/projects/default/features/bench.flag-00001`, headers: { authorization: adminToken } }),
     };
-    const serverRss = await rssMb(server.pid!);
+    const rssAtEnd = await rssMb(server.pid!);
+    // V8 gives memory back once the load stops; what the service keeps is read after it settles.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const rssSettled = await rssMb(server.pid!);
 
     console.log(`\n${flagCount} flags (seeded through the API in ${seedSeconds.toFixed(1)} s), ${connections} connections, ${seconds} s per run, ` +
       `load from ${tool}, database: ${database ? 'PostgreSQL' : 'embedded PGlite'}`);
@@ -163,7 +174,7 @@ async function main() {
     console.log(row('  limit: bare fastify, 304', results.limitNotModified));
     console.log(row('GET /api/client/features (gzip)', results.gzip));
     console.log(row('GET one flag, admin API', results.adminRead));
-    console.log(`\nserver RSS after the run: ${serverRss.toFixed(0)} MB`);
+    console.log(`\nserver RSS: ${rssAtEnd.toFixed(0)} MB as the last run ends, ${rssSettled.toFixed(0)} MB ${SETTLE_MS / 1000} s after it`);
   } finally {
     if (limit) await stop(limit);
     await stop(server);
