@@ -1470,6 +1470,7 @@ export interface components {
         ClientMetrics: {
             appName: string;
             instanceId?: string | null;
+            sdkVersion?: string | null;
             environment?: string;
             bucket: {
                 start: components["schemas"]["Timestamp"];

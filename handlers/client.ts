@@ -54,6 +54,9 @@ function plainShape(caller: Caller, inline: boolean) {
   return found;
 }
 
+/** The environment a caller reads: its token's, or `development` for an all-environments credential. */
+const environmentOf = (caller: Caller) => (caller.environment === ALL ? DEFAULT_ENVIRONMENT : caller.environment);
+
 /** The token's environment and projects, narrowed (never widened) by the query. */
 function shapeOf(caller: Caller, query: ClientQuery, inline: boolean): Shape {
   const tokenProjects = caller.projects.includes(ALL) ? null : caller.projects;
@@ -61,7 +64,7 @@ function shapeOf(caller: Caller, query: ClientQuery, inline: boolean): Shape {
   const projects = asked.length === 0 ? tokenProjects : tokenProjects ? asked.filter((p) => tokenProjects.includes(p)) : asked;
   const tags = [...list(query?.tag), ...list(query?.['tag[]'])];
   return {
-    environment: caller.environment === ALL ? DEFAULT_ENVIRONMENT : caller.environment,
+    environment: environmentOf(caller),
     projects: projects ? [...new Set(projects)].sort() : null,
     tags: tags.length > 0 ? [...new Set(tags)].sort() : null,
     namePrefix: query?.namePrefix ?? null,
@@ -120,12 +123,12 @@ export const clientHandlers = {
   },
 
   async registerClient({ body }, { caller, clientMetrics, clientIp }) {
-    clientMetrics.register(body, caller.environment === ALL ? DEFAULT_ENVIRONMENT : caller.environment, clientIp);
+    clientMetrics.register(body, environmentOf(caller), clientIp);
     return { status: 202, body: undefined };
   },
 
   async reportClientMetrics({ body }, { caller, clientMetrics, clientIp }) {
-    clientMetrics.report(body, caller.environment === ALL ? DEFAULT_ENVIRONMENT : caller.environment, clientIp);
+    clientMetrics.report(body, environmentOf(caller), clientIp);
     return { status: 202, body: undefined };
   },
 } satisfies Partial<Handlers>;

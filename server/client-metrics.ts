@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../db/connect.js';
+import type { components } from '../generated/api.js';
 import * as t from '../db/schema.js';
 import type { Caller } from './caller.js';
 import type { EventLog } from './events.js';
@@ -27,19 +28,8 @@ interface PendingCount {
   variants: Record<string, number>;
 }
 
-export interface Registration {
-  appName: string;
-  instanceId?: string | null;
-  sdkVersion?: string | null;
-  strategies: unknown[];
-}
-
-export interface MetricsReport {
-  appName: string;
-  instanceId?: string | null;
-  sdkVersion?: string | null;
-  bucket: { stop: string | number; toggles: Record<string, { yes?: number; no?: number; variants?: Record<string, number> }> };
-}
+type Registration = components['schemas']['ClientRegistration'];
+type MetricsReport = components['schemas']['ClientMetrics'];
 
 const hourly = '"client_metrics_hourly"';
 /** Adds the variant counts of the new row to those of the stored one, key by key. */
