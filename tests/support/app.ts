@@ -18,7 +18,7 @@ let postgresDatabase: Promise<string> | undefined;
 export function filePostgresDatabase(): Promise<string> {
   postgresDatabase ??= (async () => {
     const serverUrl = process.env.TEST_DATABASE_URL!;
-    const name = `flag_test_${randomBytes(6).toString('hex')}`;
+    const name = `flag_test_${inject('postgresRun')}_${randomBytes(6).toString('hex')}`;
     const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
     await admin.unsafe(`create database ${name} template ${inject('postgresTemplate')}`);
     afterAll(async () => {

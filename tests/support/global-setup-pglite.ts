@@ -20,5 +20,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pgliteSnapshot: string;
     postgresTemplate: string;
+    postgresRun: string;
   }
 }
