@@ -29,8 +29,6 @@ export interface BuiltApp {
   /** The database the app works on (tests use it to set up rows no operation writes yet). */
   db: Db;
   log: Logger;
-  /** Writes what SDKs reported so far (otherwise done every few seconds and at shutdown). */
-  flushClientMetrics(): Promise<void>;
 }
 
 /** The whole service on one database: used by main and by the tests. */
@@ -102,7 +100,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       await api.register(openapiGlue, { specification: structuredClone(contract), serviceHandlers: routeHandlers(handlers, context) });
     });
     await app.ready();
-    return { app, createdAdminToken, db: database.db, log: logger, flushClientMetrics: () => clientMetrics.flush() };
+    return { app, createdAdminToken, db: database.db, log: logger };
   } catch (error) {
     await database.close();
     throw error;

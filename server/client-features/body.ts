@@ -19,7 +19,8 @@ export function shapeKey(shape: Shape): string {
   return [shape.environment, shape.projects?.join(SEP + SEP) ?? '*', shape.tags?.join(SEP + SEP) ?? '*', shape.namePrefix ?? '', shape.inlineSegments ? 'i' : 's'].join(SEP);
 }
 
-function selected(flag: FlagRecord, shape: Shape): boolean {
+/** Whether the shape's projects, name prefix and tags let `flag` through. */
+export function visible(flag: FlagRecord, shape: Shape): boolean {
   if (shape.projects && !shape.projects.includes(flag.project)) return false;
   if (shape.namePrefix !== null && !flag.name.startsWith(shape.namePrefix)) return false;
   if (shape.tags && !shape.tags.some((tag) => flag.tags.has(tag))) return false;
@@ -55,13 +56,10 @@ export function clientFeature(flag: FlagRecord, snapshot: Snapshot, environment:
 }
 
 export function clientFeatures(snapshot: Snapshot, shape: Shape) {
-  const flags = snapshot.flags.filter((flag) => selected(flag, shape));
+  const flags = snapshot.flags.filter((flag) => visible(flag, shape));
   const features = flags.map((flag) => clientFeature(flag, snapshot, shape.environment, shape.inlineSegments));
   if (shape.inlineSegments) return { version: 1, features };
   const used = new Set(flags.flatMap((flag) => (flag.environments.get(shape.environment)?.strategies ?? []).flatMap((s) => s.segments)));
   const segments = [...used].sort((a, b) => a - b).flatMap((id) => snapshot.segments.get(id) ?? []);
   return { version: 1, features, segments };
 }
-
-/** Whether `shape` may see `flag` at all (used by the single-flag endpoint). */
-export const visible = selected;
