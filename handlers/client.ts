@@ -117,7 +117,7 @@ export const clientHandlers = {
   async getClientFeature({ params, headers }, { caller, clientFeatures }) {
     const shape = shapeOf(caller, undefined, inlineSegments(headers));
     const snapshot = await clientFeatures.current();
-    const flag = snapshot.flags.find((f) => f.name === params.featureName);
+    const flag = snapshot.flags.get(params.featureName);
     if (!flag || !visible(flag, shape)) throw notFound(`No active flag named "${params.featureName}" is visible to this token.`);
     return { status: 200, body: clientFeature(flag, snapshot, shape.environment, shape.inlineSegments) };
   },

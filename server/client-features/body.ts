@@ -1,5 +1,5 @@
 // The answer of /api/client/features for one request shape, built from a snapshot.
-import type { ClientConstraint, ClientStrategy, FlagRecord, Snapshot } from './snapshot.js';
+import { byFlagName, type ClientConstraint, type ClientStrategy, type FlagRecord, type Snapshot } from './snapshot.js';
 
 /** Everything that decides the answer: two requests of the same shape get the same bytes. */
 export interface Shape {
@@ -56,7 +56,7 @@ export function clientFeature(flag: FlagRecord, snapshot: Snapshot, environment:
 }
 
 export function clientFeatures(snapshot: Snapshot, shape: Shape) {
-  const flags = snapshot.flags.filter((flag) => visible(flag, shape));
+  const flags = [...snapshot.flags.values()].filter((flag) => visible(flag, shape)).sort(byFlagName);
   const features = flags.map((flag) => clientFeature(flag, snapshot, shape.environment, shape.inlineSegments));
   if (shape.inlineSegments) return { version: 1, features };
   const used = new Set(flags.flatMap((flag) => (flag.environments.get(shape.environment)?.strategies ?? []).flatMap((s) => s.segments)));

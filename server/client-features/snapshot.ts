@@ -44,15 +44,16 @@ export interface ClientSegment {
 export interface Snapshot {
   /** The highest event id when the snapshot was read. */
   revision: number;
-  /** Active flags, by name. */
-  flags: FlagRecord[];
+  /** Active flags by name; updated in place when a few of them change. */
+  flags: Map<string, FlagRecord>;
   segments: Map<number, ClientSegment>;
 }
 
 const byOrder = (a: { sortOrder: number; createdAt: Date; id: string }, b: { sortOrder: number; createdAt: Date; id: string }) =>
   a.sortOrder - b.sortOrder || a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
 
-const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+/** Flags in name order: the order SDKs get them in, the same on every replica. */
+export const byFlagName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
  * The active flags among `names` (all of them when null) in the client shape, in a fixed number of
@@ -76,7 +77,7 @@ async function readFlags(tx: Db, names: string[] | null): Promise<FlagRecord[]> 
   for (const link of links) segmentsOf.set(link.strategyId, [...(segmentsOf.get(link.strategyId) ?? []), link.segmentId]);
 
   const records = new Map<string, FlagRecord>();
-  for (const f of features.sort(byName)) {
+  for (const f of features.sort(byFlagName)) {
     records.set(f.name, {
       name: f.name,
       project: f.project,
@@ -125,7 +126,7 @@ export async function readSnapshot(db: Db): Promise<Snapshot> {
     const [revision, flags, segments] = await Promise.all([revisionOf(tx as Db), readFlags(tx as Db, null), tx.select().from(t.segments)]);
     return {
       revision,
-      flags,
+      flags: new Map(flags.map((flag) => [flag.name, flag])),
       segments: new Map(segments.map((s) => [s.id, { id: s.id, name: s.name, constraints: s.constraints as ClientConstraint[] }])),
     };
   }, readOnly);
@@ -133,14 +134,18 @@ export async function readSnapshot(db: Db): Promise<Snapshot> {
 
 /**
  * `previous` with the named flags read again: what a change to a few flags costs instead of a full read.
- * Children of a changed flag are read again too, since deleting a parent removes their dependency.
+ * Children of a changed flag are read again too, since deleting a parent removes their dependency. The
+ * flags are replaced in place, in one synchronous step once the read is done, so no reader sees half of it.
  */
 export async function readChangedFlags(db: Db, previous: Snapshot, changed: Set<string>): Promise<Snapshot> {
   const names = new Set(changed);
-  for (const flag of previous.flags) if (flag.dependencies.some((d) => changed.has(d.feature))) names.add(flag.name);
-  return db.transaction(async (tx) => {
-    const [revision, fresh] = await Promise.all([revisionOf(tx as Db), readFlags(tx as Db, [...names])]);
-    const flags = previous.flags.filter((f) => !names.has(f.name)).concat(fresh).sort(byName);
-    return { revision, flags, segments: previous.segments };
-  }, readOnly);
+  for (const flag of previous.flags.values()) if (flag.dependencies.some((d) => changed.has(d.feature))) names.add(flag.name);
+  const [revision, fresh] = await db.transaction(
+    async (tx) => Promise.all([revisionOf(tx as Db), readFlags(tx as Db, [...names])]),
+    readOnly,
+  );
+  for (const name of names) previous.flags.delete(name);
+  for (const flag of fresh) previous.flags.set(flag.name, flag);
+  return { revision, flags: previous.flags, segments: previous.segments };
 }
+
