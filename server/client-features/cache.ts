@@ -63,11 +63,11 @@ export class ClientFeatureCache {
     if (impact !== 'all' && impact.size === 0) return;
     if (impact === 'all' || this.pending === 'all') this.pending = 'all';
     else for (const name of impact) this.pending.add(name);
+    // Read again when an SDK next asks, not now: a burst of admin writes then costs one read, not one each.
     this.generation++;
-    void this.refresh();
   };
 
-  /** The current snapshot: after a change, the next caller waits for it to be read again. */
+  /** The current snapshot: after a change, the next caller waits for the changed flags to be read again. */
   async current(): Promise<Snapshot> {
     for (let attempt = 0; attempt < 3 && (this.loadedGeneration !== this.generation || !this.snapshot); attempt++) {
       await this.refresh();
