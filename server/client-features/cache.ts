@@ -16,6 +16,8 @@ export interface ServedBody {
 
 /** Request shapes remembered per snapshot; past this, the oldest half is forgotten. */
 const MAX_SHAPES = 1000;
+/** Up to this many changed flags (or a tenth of them all) are read one by one; past that, everything is read. */
+const PARTIAL_READ_LIMIT = 200;
 /** While the database cannot be read, a new attempt at most this often. */
 const RETRY_MS = 1000;
 
@@ -83,7 +85,8 @@ export class ClientFeatureCache {
     const generation = this.generation;
     const pending = this.pending;
     this.pending = new Set();
-    const read = pending === 'all' || !this.snapshot ? readSnapshot(this.db) : readChangedFlags(this.db, this.snapshot, pending);
+    const partial = pending !== 'all' && this.snapshot !== undefined && pending.size <= Math.max(PARTIAL_READ_LIMIT, this.snapshot.flags.size / 10);
+    const read = partial ? readChangedFlags(this.db, this.snapshot!, pending as Set<string>) : readSnapshot(this.db);
     const refreshing = read.then(
       (snapshot) => {
         this.snapshot = snapshot;
