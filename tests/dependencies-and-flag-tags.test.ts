@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 
 let app: TestApp;
@@ -10,19 +11,9 @@ beforeAll(async () => {
   expect(tagType.response.status).toBe(201);
 });
 
-let counter = 0;
-const unique = (prefix: string) => `${prefix}-${++counter}`;
+const unique = uniqueNames();
 
-async function latestEventId() {
-  const { data } = await app.admin.GET('/api/admin/events');
-  return data!.events[0]?.id ?? 0;
-}
-
-/** Events written after `since`, oldest first. */
-async function eventsSince(since: number) {
-  const { data } = await app.admin.GET('/api/admin/events');
-  return data!.events.filter((e) => e.id > since).reverse();
-}
+const { latestEventId, eventsSince } = eventReader(() => app);
 
 async function createFlag(prefix: string, projectId = 'default') {
   const name = unique(prefix);

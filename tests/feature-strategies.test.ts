@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from 'flag-service/client';
+import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 
 type Constraint = components['schemas']['Constraint'];
@@ -15,8 +16,7 @@ beforeAll(async () => {
   expect(project.response.status).toBe(201);
 });
 
-let counter = 0;
-const unique = (prefix: string) => `${prefix}-${++counter}`;
+const unique = uniqueNames();
 
 async function createFlag(prefix: string, projectId = 'default') {
   const name = unique(prefix);
@@ -27,16 +27,7 @@ async function createFlag(prefix: string, projectId = 'default') {
 
 const envPath = (featureName: string, environment = 'development', projectId = 'default') => ({ projectId, featureName, environment });
 
-async function latestEventId() {
-  const { data } = await app.admin.GET('/api/admin/events');
-  return data!.events[0]?.id ?? 0;
-}
-
-/** Events written after `since`, oldest first. */
-async function eventsSince(since: number) {
-  const { data } = await app.admin.GET('/api/admin/events');
-  return data!.events.filter((e) => e.id > since).reverse();
-}
+const { latestEventId, eventsSince } = eventReader(() => app);
 
 async function turnOn(featureName: string, environment = 'development') {
   const result = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', {

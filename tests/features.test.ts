@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 
 let app: TestApp;
@@ -6,20 +7,9 @@ beforeAll(async () => {
   app = await startTestApp();
 });
 
-let counter = 0;
-/** A name no other test of this file uses. */
-const unique = (prefix: string) => `${prefix}-${++counter}`;
+const unique = uniqueNames();
 
-async function latestEventId(): Promise<number> {
-  const { data } = await app.admin.GET('/api/admin/events');
-  return data!.events[0]?.id ?? 0;
-}
-
-/** Events written after `id`, oldest first. */
-async function eventsSince(id: number) {
-  const { data } = await app.admin.GET('/api/admin/events');
-  return data!.events.filter((e) => e.id > id).reverse();
-}
+const { latestEventId, eventsSince } = eventReader(() => app);
 
 /** A fresh project with both environments. */
 async function newProject(prefix = 'project'): Promise<string> {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from 'flag-service/client';
+import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 
 type UpsertSegment = components['schemas']['UpsertSegment'];
@@ -11,19 +12,9 @@ beforeAll(async () => {
   expect(project.response.status).toBe(201);
 });
 
-let counter = 0;
-const unique = (prefix: string) => `${prefix}-${++counter}`;
+const unique = uniqueNames();
 
-async function latestEventId() {
-  const { data } = await app.admin.GET('/api/admin/events');
-  return data!.events[0]?.id ?? 0;
-}
-
-/** Events written after `since`, oldest first. */
-async function eventsSince(since: number) {
-  const { data } = await app.admin.GET('/api/admin/events');
-  return data!.events.filter((e) => e.id > since).reverse();
-}
+const { latestEventId, eventsSince } = eventReader(() => app);
 
 async function createSegment(body: UpsertSegment) {
   const result = await app.admin.POST('/api/admin/segments', { body });
