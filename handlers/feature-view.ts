@@ -2,6 +2,7 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
+import { strategyOrder } from '../db/strategy-order.js';
 import { notFound } from '../server/errors.js';
 
 export type FeatureRow = typeof t.features.$inferSelect;
@@ -44,7 +45,6 @@ export async function segmentsOfStrategies(db: Db, strategyIds: string[]): Promi
   return byStrategy;
 }
 
-export const strategyOrder = (a: StrategyRow, b: StrategyRow) => a.sortOrder - b.sortOrder || a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
 
 /** Flags in the admin shape, in a bounded number of queries whatever their number. */
 export async function describeFeatures(db: Db, rows: FeatureRow[]) {

@@ -1,3 +1,4 @@
+import type { components } from 'flag-service/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../db/schema.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
@@ -9,27 +10,9 @@ beforeAll(async () => {
   await app.db.insert(t.projectEnvironments).values({ project: 'second', environment: 'development' });
 });
 
-interface Token {
-  id: number;
-  tokenName: string;
-  type: string;
-  environment: string;
-  project: string;
-  projects: string[];
-  expiresAt: string | null;
-  createdAt: string;
-  seenAt: string | null;
-  secret?: string;
-}
-
-interface Event {
-  type: string;
-  createdBy: string;
-  environment: string | null;
-  project: string | null;
-  data: Record<string, unknown> | null;
-  preData: Record<string, unknown> | null;
-}
+/** A token as created (with its secret) or as listed (where a secret must never appear). */
+type Token = components['schemas']['ApiToken'] & Partial<Pick<components['schemas']['ApiTokenWithSecret'], 'secret'>>;
+type Event = components['schemas']['Event'];
 
 /** The random part of a secret: what must never leak, whatever encoding the rest gets. */
 const randomPart = (secret: string) => secret.slice(secret.lastIndexOf('.') + 1);

@@ -2,6 +2,7 @@
 import { and, inArray, isNull, max } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
 import * as t from '../../db/schema.js';
+import { strategyOrder } from '../../db/strategy-order.js';
 import type { components } from '../../generated/api.js';
 
 export type ClientConstraint = components['schemas']['ClientConstraint'];
@@ -32,14 +33,10 @@ export interface FlagRecord {
   /** `type:value` of each tag. */
   tags: Set<string>;
   environments: Map<string, FlagInEnvironment>;
-  dependencies: { feature: string; enabled: boolean; variants?: string[] }[];
+  dependencies: components['schemas']['Dependency'][];
 }
 
-export interface ClientSegment {
-  id: number;
-  name: string;
-  constraints: ClientConstraint[];
-}
+export type ClientSegment = components['schemas']['ClientSegment'];
 
 export interface Snapshot {
   /** The highest event id when the snapshot was read. */
@@ -48,9 +45,6 @@ export interface Snapshot {
   flags: Map<string, FlagRecord>;
   segments: Map<number, ClientSegment>;
 }
-
-const byOrder = (a: { sortOrder: number; createdAt: Date; id: string }, b: { sortOrder: number; createdAt: Date; id: string }) =>
-  a.sortOrder - b.sortOrder || a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
 
 /** Flags in name order: the order SDKs get them in, the same on every replica. */
 export const byFlagName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -97,7 +91,7 @@ async function readFlags(tx: Db, names: string[] | null): Promise<FlagRecord[]> 
       variants: state.variants as Variant[],
     });
   }
-  for (const s of strategies.filter((s) => !s.disabled).sort(byOrder)) {
+  for (const s of strategies.filter((s) => !s.disabled).sort(strategyOrder)) {
     records.get(s.featureName)?.environments.get(s.environment)?.strategies.push({
       name: s.strategyName,
       constraints: s.constraints as ClientConstraint[],
