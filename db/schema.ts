@@ -150,11 +150,30 @@ export const features = pgTable(
     stale: boolean('stale').notNull().default(false),
     impressionData: boolean('impression_data').notNull().default(false),
     createdByUserId: integer('created_by_user_id'),
+    /** The creator's name as events record it (a user's email or a token's name). */
+    createdBy: text('created_by'),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('features_project_idx').on(t.project)],
+  (t) => [index('features_project_idx').on(t.project), index('features_created_at_idx').on(t.createdAt, t.name)],
+);
+
+export type LifecycleStageName = 'initial' | 'pre-live' | 'live' | 'completed' | 'archived';
+
+/** The lifecycle stages each flag entered, each once; the latest is its current stage. */
+export const featureLifecycles = pgTable(
+  'feature_lifecycles',
+  {
+    featureName: text('feature_name')
+      .notNull()
+      .references(() => features.name, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    stage: text('stage').$type<LifecycleStageName>().notNull(),
+    status: text('status').$type<'kept' | 'discarded'>(),
+    statusValue: text('status_value'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.featureName, t.stage] })],
 );
 
 export const featureEnvironments = pgTable(

@@ -948,6 +948,233 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/search/features": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search, filter, sort and page flags
+         * @description Operators: `project`, `type`, `state` (`active`, `stale`, `potentially-stale`) and `createdBy` (user ids)
+         *     take `IS`, `IS_NOT`, `IS_ANY_OF`, `IS_NONE_OF`; `tag` (`type:value`) and `segment` (names) take
+         *     `INCLUDE`, `DO_NOT_INCLUDE`, `INCLUDE_ALL_OF`, `INCLUDE_ANY_OF`, `EXCLUDE_IF_ANY_OF`, `EXCLUDE_ALL`;
+         *     values follow the colon, separated by commas. `status` entries (`env:enabled` or `env:disabled`) are
+         *     OR-ed. `total` counts every matching flag; a filter never trims the tags or environments listed.
+         */
+        get: operations["searchFeatures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/archive/features/{projectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The archived flags of a project (deprecated; use search with `archived=IS:true`)
+         * @deprecated
+         */
+        get: operations["getArchivedFeatures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/lifecycle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The lifecycle stages a flag went through, oldest first
+         * @description `initial` at creation → `pre-live` when enabled in a non-production environment → `live` when enabled
+         *     in a production environment → `completed` when marked complete → `archived`.
+         */
+        get: operations["getFeatureLifecycle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/lifecycle/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a flag complete, keeping or discarding its feature */
+        post: operations["completeFeature"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/lifecycle/uncomplete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take a flag out of the `completed` stage, back to the stage it was in before */
+        post: operations["uncompleteFeature"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every context field, by sort order then name */
+        get: operations["getContextFields"];
+        put?: never;
+        /** Create a context field */
+        post: operations["createContextField"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/context/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check that a name is free for a new context field */
+        post: operations["validateContextFieldName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/context/{contextField}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One context field */
+        get: operations["getContextField"];
+        /** Update a context field; fields not sent are left as they are, `legalValues` replaces the list */
+        put: operations["updateContextField"];
+        post?: never;
+        /** Delete a context field no constraint uses */
+        delete: operations["deleteContextField"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/context/{contextField}/strategies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The flag strategies whose constraints (or segments) use a context field */
+        get: operations["getContextFieldStrategies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/context/{contextField}/legal-values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a legal value, or change the description of an existing one */
+        post: operations["addContextFieldLegalValue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/context/{contextField}/legal-values/{legalValue}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a legal value */
+        delete: operations["deleteContextFieldLegalValue"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statistics, health, lead time, flag types and members of a project, computed when asked
+         * @description Windows: current = the last 30 days, past = the 30 days before. Health rating = 100 − stale% −
+         *     potentially-stale% over active flags (potentially stale = not stale and older than its type's expected
+         *     lifetime). Lead time = days from a `release` flag's creation to its first enabling in a production
+         *     environment, one decimal.
+         */
+        get: operations["getProjectInsights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1524,6 +1751,176 @@ export interface components {
                 };
             }[];
         };
+        /** @description `OPERATOR:value[,value…]` with IS, IS_NOT, IS_ANY_OF or IS_NONE_OF */
+        IsFilter: string;
+        /** @description `OPERATOR:value[,value…]` with INCLUDE, DO_NOT_INCLUDE, INCLUDE_ALL_OF, INCLUDE_ANY_OF, EXCLUDE_IF_ANY_OF or EXCLUDE_ALL */
+        IncludeFilter: string;
+        FeatureSearchResult: {
+            features: components["schemas"]["SearchedFeature"][];
+            /** @description How many flags match the filters */
+            total: number;
+        };
+        SearchedFeature: {
+            name: string;
+            description: string | null;
+            type: string;
+            project: string;
+            /** @description Whether the caller marked the flag as a favourite */
+            favorite: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            stale: boolean;
+            /** Format: date-time */
+            archivedAt: string | null;
+            impressionData: boolean;
+            /** Format: date-time */
+            lastSeenAt: string | null;
+            /** @enum {string|null} */
+            dependencyType: "parent" | "child" | null;
+            environments: components["schemas"]["SearchedFeatureEnvironment"][];
+            /** @description Names of the segments the flag's strategies use */
+            segments: string[];
+            tags: {
+                type: string;
+                value: string;
+                color: string | null;
+            }[];
+            lifecycle: components["schemas"]["CurrentLifecycleStage"] | null;
+            createdBy: {
+                id: number;
+                name: string;
+                imageUrl: string | null;
+            };
+        };
+        SearchedFeatureEnvironment: {
+            name: string;
+            environment: string;
+            type: string;
+            enabled: boolean;
+            sortOrder: number;
+            variantCount: number;
+            strategies: components["schemas"]["FeatureStrategy"][];
+            variants: components["schemas"]["Variant"][];
+            hasStrategies: boolean;
+            hasEnabledStrategies: boolean;
+            /** Format: date-time */
+            lastSeenAt: string | null;
+            /** @description Evaluations to true reported by SDKs in the last hour */
+            yes: number;
+            /** @description Evaluations to false reported by SDKs in the last hour */
+            no: number;
+            changeRequestIds: number[];
+        };
+        /** @enum {string} */
+        LifecycleStageName: "initial" | "pre-live" | "live" | "completed" | "archived";
+        LifecycleStage: {
+            stage: components["schemas"]["LifecycleStageName"];
+            /** Format: date-time */
+            enteredStageAt: string;
+        };
+        CurrentLifecycleStage: {
+            stage: components["schemas"]["LifecycleStageName"];
+            /**
+             * @description Only in the `completed` stage
+             * @enum {string}
+             */
+            status?: "kept" | "discarded";
+            /** @description Only in the `completed` stage: e.g. the variant kept */
+            statusValue?: string;
+            /** Format: date-time */
+            enteredStageAt: string;
+        };
+        CompleteFeature: {
+            /** @enum {string} */
+            status: "kept" | "discarded";
+            /** @description What was kept, e.g. a variant name */
+            statusValue?: string;
+        };
+        LegalValue: {
+            value: string;
+            description?: string;
+        };
+        ContextField: {
+            name: string;
+            description: string | null;
+            /** @description Whether the field may be used for custom stickiness */
+            stickiness: boolean;
+            sortOrder: number;
+            legalValues: components["schemas"]["LegalValue"][];
+            /** Format: date-time */
+            createdAt: string | null;
+            /** @description Active flags whose strategies constrain on the field */
+            usedInFeatures: number | null;
+            /** @description Projects of those flags */
+            usedInProjects: number | null;
+        };
+        CreateContextField: {
+            name: components["schemas"]["NameType"];
+            description?: string | null;
+            /** @description Default false */
+            stickiness?: boolean;
+            sortOrder?: number;
+            legalValues?: components["schemas"]["LegalValue"][] | null;
+        };
+        UpdateContextField: {
+            /** @description Must be the field's current name when sent; a context field cannot be renamed */
+            name?: string;
+            description?: string | null;
+            stickiness?: boolean;
+            sortOrder?: number;
+            legalValues?: components["schemas"]["LegalValue"][] | null;
+        };
+        ContextFieldNameCheck: {
+            name: components["schemas"]["NameType"];
+        };
+        ContextFieldStrategies: {
+            strategies: {
+                id: string;
+                featureName: string;
+                projectId: string;
+                environment: string;
+                strategyName: string;
+                archived: boolean;
+            }[];
+        };
+        ProjectInsights: {
+            stats: {
+                /** @description Average lead time (days) of the flags that reached production in the last 30 days */
+                avgTimeToProdCurrentWindow: number;
+                createdCurrentWindow: number;
+                createdPastWindow: number;
+                archivedCurrentWindow: number;
+                archivedPastWindow: number;
+                /** @description Events of the project */
+                projectActivityCurrentWindow: number;
+                projectActivityPastWindow: number;
+                projectMembersAddedCurrentWindow: number;
+            };
+            health: {
+                rating: number;
+                /** @description Active flags that are not stale */
+                activeCount: number;
+                potentiallyStaleCount: number;
+                staleCount: number;
+            };
+            leadTime: {
+                projectAverage: number;
+                features: {
+                    name: string;
+                    /** @description Days */
+                    timeToProduction: number;
+                }[];
+            };
+            featureTypeCounts: {
+                type: string;
+                count: number;
+            }[];
+            members: {
+                currentMembers: number;
+                /** @description Members added in the last 30 days */
+                change: number;
+            };
+        };
     };
     responses: {
         /** @description The request does not match the contract; the message names the field and the rule */
@@ -1591,6 +1988,7 @@ export interface components {
         StrategyId: string;
         SegmentId: number;
         StrategyName: string;
+        ContextFieldName: string;
     };
     requestBodies: never;
     headers: never;
@@ -3861,6 +4259,434 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FeatureUsage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    searchFeatures: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated terms; a flag matches when its name, description or a tag `type:value` contains one (case-insensitive) */
+                query?: string;
+                project?: components["schemas"]["IsFilter"];
+                /** @description `active`, `stale` or `potentially-stale` (not stale, older than its type's expected lifetime) */
+                state?: components["schemas"]["IsFilter"];
+                type?: components["schemas"]["IsFilter"];
+                /** @description Ids of the users who created the flags */
+                createdBy?: components["schemas"]["IsFilter"];
+                tag?: string;
+                segment?: components["schemas"]["IncludeFilter"];
+                /** @description `IS:true` searches the archive instead of the active flags */
+                archived?: "IS:true" | "IS:false";
+                /** @description `env:enabled` or `env:disabled`; several are OR-ed, other entries are ignored */
+                status?: string[];
+                createdAt?: string;
+                /** @description Flags to skip; default 0 */
+                offset?: string;
+                /** @description Page size; default 50, at most 1000 */
+                limit?: string;
+                /** @description `createdAt` (default), `name`, `type`, `project`, `stale`, `lastSeenAt` or `environment:<env>`; anything else sorts by `createdAt` */
+                sortBy?: string;
+                sortOrder?: "asc" | "desc";
+                /** @description `true` ranks the caller's favourite flags first */
+                favoritesFirst?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the matching flags, and how many match in all */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureSearchResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getArchivedFeatures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's archived flags, most recently archived first; none for an unknown project */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeaturesEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getFeatureLifecycle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                featureName: components["parameters"]["FeatureName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stages entered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LifecycleStage"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    completeFeature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                featureName: components["parameters"]["FeatureName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompleteFeature"];
+            };
+        };
+        responses: {
+            /** @description The flag is in the `completed` stage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    uncompleteFeature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                featureName: components["parameters"]["FeatureName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag is no longer completed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getContextFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The context fields */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextField"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createContextField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateContextField"];
+            };
+        };
+        responses: {
+            /** @description The context field was created */
+            201: {
+                headers: {
+                    /** @description Address of the new context field */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextField"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    validateContextFieldName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContextFieldNameCheck"];
+            };
+        };
+        responses: {
+            /** @description The name is valid and free */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getContextField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contextField: components["parameters"]["ContextFieldName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The context field */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextField"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateContextField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contextField: components["parameters"]["ContextFieldName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateContextField"];
+            };
+        };
+        responses: {
+            /** @description The updated context field */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextField"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteContextField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contextField: components["parameters"]["ContextFieldName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The context field was deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    getContextFieldStrategies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contextField: components["parameters"]["ContextFieldName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The strategies */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextFieldStrategies"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    addContextFieldLegalValue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contextField: components["parameters"]["ContextFieldName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LegalValue"];
+            };
+        };
+        responses: {
+            /** @description The updated context field */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextField"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteContextFieldLegalValue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contextField: components["parameters"]["ContextFieldName"];
+                legalValue: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The updated context field */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextField"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getProjectInsights: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's insights */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectInsights"];
                 };
             };
             400: components["responses"]["BadRequest"];

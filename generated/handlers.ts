@@ -37,6 +37,7 @@ export type Handler<Id extends keyof operations> = (request: RequestOf<Id>, cont
 
 /** Every operation of the contract must have exactly this handler. */
 export interface Handlers {
+  addContextFieldLegalValue: Handler<'addContextFieldLegalValue'>;
   addDependency: Handler<'addDependency'>;
   addEnvironmentToProject: Handler<'addEnvironmentToProject'>;
   addFeatureStrategy: Handler<'addFeatureStrategy'>;
@@ -44,7 +45,9 @@ export interface Handlers {
   archiveFeature: Handler<'archiveFeature'>;
   archiveFeatures: Handler<'archiveFeatures'>;
   changeFeatureProject: Handler<'changeFeatureProject'>;
+  completeFeature: Handler<'completeFeature'>;
   createApiToken: Handler<'createApiToken'>;
+  createContextField: Handler<'createContextField'>;
   createEnvironment: Handler<'createEnvironment'>;
   createFeature: Handler<'createFeature'>;
   createProject: Handler<'createProject'>;
@@ -54,6 +57,8 @@ export interface Handlers {
   createTagType: Handler<'createTagType'>;
   deleteApiToken: Handler<'deleteApiToken'>;
   deleteArchivedFeature: Handler<'deleteArchivedFeature'>;
+  deleteContextField: Handler<'deleteContextField'>;
+  deleteContextFieldLegalValue: Handler<'deleteContextFieldLegalValue'>;
   deleteDependencies: Handler<'deleteDependencies'>;
   deleteDependency: Handler<'deleteDependency'>;
   deleteEnvironment: Handler<'deleteEnvironment'>;
@@ -72,14 +77,19 @@ export interface Handlers {
   getApiTokens: Handler<'getApiTokens'>;
   getApplication: Handler<'getApplication'>;
   getApplications: Handler<'getApplications'>;
+  getArchivedFeatures: Handler<'getArchivedFeatures'>;
   getClientFeature: Handler<'getClientFeature'>;
   getClientFeatures: Handler<'getClientFeatures'>;
+  getContextField: Handler<'getContextField'>;
+  getContextFieldStrategies: Handler<'getContextFieldStrategies'>;
+  getContextFields: Handler<'getContextFields'>;
   getEnvironment: Handler<'getEnvironment'>;
   getEnvironmentVariants: Handler<'getEnvironmentVariants'>;
   getEnvironments: Handler<'getEnvironments'>;
   getEvents: Handler<'getEvents'>;
   getFeature: Handler<'getFeature'>;
   getFeatureEnvironment: Handler<'getFeatureEnvironment'>;
+  getFeatureLifecycle: Handler<'getFeatureLifecycle'>;
   getFeatureStrategies: Handler<'getFeatureStrategies'>;
   getFeatureStrategy: Handler<'getFeatureStrategy'>;
   getFeatureTags: Handler<'getFeatureTags'>;
@@ -88,6 +98,7 @@ export interface Handlers {
   getFeatures: Handler<'getFeatures'>;
   getHealth: Handler<'getHealth'>;
   getProject: Handler<'getProject'>;
+  getProjectInsights: Handler<'getProjectInsights'>;
   getProjects: Handler<'getProjects'>;
   getSegment: Handler<'getSegment'>;
   getSegments: Handler<'getSegments'>;
@@ -109,8 +120,11 @@ export interface Handlers {
   reportClientMetrics: Handler<'reportClientMetrics'>;
   reviveFeature: Handler<'reviveFeature'>;
   reviveFeatures: Handler<'reviveFeatures'>;
+  searchFeatures: Handler<'searchFeatures'>;
   setEnvironmentVariants: Handler<'setEnvironmentVariants'>;
   setStrategySortOrder: Handler<'setStrategySortOrder'>;
+  uncompleteFeature: Handler<'uncompleteFeature'>;
+  updateContextField: Handler<'updateContextField'>;
   updateEnvironment: Handler<'updateEnvironment'>;
   updateEnvironmentSortOrder: Handler<'updateEnvironmentSortOrder'>;
   updateFeature: Handler<'updateFeature'>;
@@ -120,4 +134,5 @@ export interface Handlers {
   updateSegment: Handler<'updateSegment'>;
   updateStrategy: Handler<'updateStrategy'>;
   updateTagType: Handler<'updateTagType'>;
+  validateContextFieldName: Handler<'validateContextFieldName'>;
 }

@@ -10,6 +10,7 @@ import { assertMatchesSchema } from '../server/schema-check.js';
 import { describeFeature, describeStrategy, requireActiveFeature, segmentsOfStrategies, type FeatureRow } from './feature-view.js';
 import { strategyOrder } from '../db/strategy-order.js';
 import { applyJsonPatch } from './json-patch.js';
+import { enterEnabledStage } from './lifecycle.js';
 import { requireProject, requireProjectEnvironment } from './lookups.js';
 import { normalizeConstraints, normalizeParameters, normalizeVariants } from './strategy-rules.js';
 
@@ -123,7 +124,9 @@ async function setEnvironmentEnabled(tx: Db, record: RecordEvent, target: Target
       ),
     )
     .returning();
-  if (changed.length > 0) await record({ type: enabled ? 'feature-environment-enabled' : 'feature-environment-disabled', ...eventScope(target) });
+  if (changed.length === 0) return;
+  await record({ type: enabled ? 'feature-environment-enabled' : 'feature-environment-disabled', ...eventScope(target) });
+  if (enabled) await enterEnabledStage(tx, target.feature.name, target.environment);
 }
 
 export const featureStrategyHandlers = {

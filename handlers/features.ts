@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, or } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, isNull, or } from 'drizzle-orm';
 import type { Handlers } from '../generated/handlers.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
@@ -6,6 +6,7 @@ import type { RecordEvent } from '../server/events.js';
 import { badRequest, conflict, nameExists, notFound } from '../server/errors.js';
 import { describeFeature, describeFeatures, featureMetadata, requireActiveFeature, requireFeature, type FeatureRow } from './feature-view.js';
 import { applyJsonPatch } from './json-patch.js';
+import { enterStage, leaveStage } from './lifecycle.js';
 import { requireProject } from './lookups.js';
 import { tagFeature } from './tagging.js';
 
@@ -77,12 +78,15 @@ async function requireFeaturesOfProject(db: Db, project: string, names: string[]
 }
 
 async function archive(tx: Db, record: RecordEvent, row: FeatureRow) {
-  await tx.update(t.features).set({ archivedAt: new Date() }).where(eq(t.features.name, row.name));
+  const archivedAt = new Date();
+  await tx.update(t.features).set({ archivedAt }).where(eq(t.features.name, row.name));
+  await enterStage(tx, row.name, 'archived', archivedAt);
   await record({ type: 'feature-archived', featureName: row.name, project: row.project });
 }
 
 async function revive(tx: Db, record: RecordEvent, row: FeatureRow) {
   await tx.update(t.features).set({ archivedAt: null }).where(eq(t.features.name, row.name));
+  await leaveStage(tx, row.name, 'archived');
   await record({ type: 'feature-revived', featureName: row.name, project: row.project });
 }
 
@@ -103,13 +107,22 @@ export const featureHandlers = {
     return { status: 200, body: { version: 1, features: await describeFeatures(db, rows) } };
   },
 
+  async getArchivedFeatures({ params }, { db }) {
+    const rows = await db
+      .select()
+      .from(t.features)
+      .where(and(eq(t.features.project, params.projectId), isNotNull(t.features.archivedAt)))
+      .orderBy(desc(t.features.archivedAt), asc(t.features.name));
+    return { status: 200, body: { version: 1, features: await describeFeatures(db, rows) } };
+  },
+
   async getFeature({ params }, { db }) {
     await requireProject(db, params.projectId);
     const row = await requireActiveFeature(db, params.projectId, params.featureName);
     return { status: 200, body: await describeFeature(db, row) };
   },
 
-  async createFeature({ params, body }, { change }) {
+  async createFeature({ params, body }, { caller, change }) {
     const feature = await change(async (tx, record) => {
       await requireProject(tx, params.projectId);
       const [existing] = await tx.select().from(t.features).where(eq(t.features.name, body.name));
@@ -120,8 +133,17 @@ export const featureHandlers = {
       const type = (await validFeatureType(tx, body.type)) ?? 'release';
       const [row] = await tx
         .insert(t.features)
-        .values({ name: body.name, project: params.projectId, type, description: body.description ?? null, impressionData: body.impressionData ?? false })
+        .values({
+          name: body.name,
+          project: params.projectId,
+          type,
+          description: body.description ?? null,
+          impressionData: body.impressionData ?? false,
+          createdBy: caller.name,
+          createdByUserId: caller.userId,
+        })
         .returning();
+      await enterStage(tx, body.name, 'initial', row!.createdAt);
       const environments = await tx.select().from(t.projectEnvironments).where(eq(t.projectEnvironments.project, params.projectId));
       if (environments.length > 0) {
         await tx.insert(t.featureEnvironments).values(environments.map((e) => ({ featureName: body.name, environment: e.environment })));

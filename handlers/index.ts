@@ -2,15 +2,19 @@ import type { Handlers } from '../generated/handlers.js';
 import { apiTokenHandlers } from './api-tokens.js';
 import { applicationHandlers } from './applications.js';
 import { clientHandlers } from './client.js';
+import { contextFieldHandlers } from './context-fields.js';
 import { dependencyHandlers } from './dependencies.js';
 import { environmentVariantHandlers } from './environment-variants.js';
 import { environmentHandlers } from './environments.js';
 import { eventHandlers } from './events.js';
+import { featureSearchHandlers } from './feature-search.js';
 import { featureStrategyHandlers } from './feature-strategies.js';
 import { featureTagHandlers } from './feature-tags.js';
 import { featureTypeHandlers } from './feature-types.js';
 import { featureHandlers } from './features.js';
 import { healthHandlers } from './health.js';
+import { lifecycleHandlers } from './lifecycle.js';
+import { projectInsightHandlers } from './project-insights.js';
 import { projectHandlers } from './projects.js';
 import { segmentHandlers } from './segments.js';
 import { strategyHandlers } from './strategies.js';
@@ -36,4 +40,8 @@ export const handlers = {
   ...featureTagHandlers,
   ...clientHandlers,
   ...applicationHandlers,
+  ...contextFieldHandlers,
+  ...featureSearchHandlers,
+  ...lifecycleHandlers,
+  ...projectInsightHandlers,
 } satisfies Handlers;

@@ -26,6 +26,8 @@ const limitPort = port + 1;
 const adminToken = `*:*.bench${randomBytes(16).toString('hex')}`;
 const base = `http://127.0.0.1:${port}`;
 const SETTLE_MS = 10_000;
+/** A page of 50 with a tag filter, sorted by name. */
+const SEARCH = '/api/admin/search/features?tag=INCLUDE:team:team-3&sortBy=name&limit=50';
 
 async function rssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -51,16 +53,19 @@ async function api(method: string, route: string, body?: unknown) {
   return response.status === 200 || response.status === 201 ? response.json().catch(() => undefined) : undefined;
 }
 
-/** N flags, each with a constrained gradual rollout with variants, enabled in development; every third tagged. */
+/** The tags of the i-th flag: one of 7 teams, 3 tiers and 11 areas. */
+const tagsOf = (i: number) => [
+  { type: 'team', value: `team-${i % 7}` },
+  { type: 'tier', value: `tier-${i % 3}` },
+  { type: 'area', value: `area-${i % 11}` },
+];
+
+/** N flags with 3 tags each, each with a constrained gradual rollout with variants, enabled in development. */
 async function seed(count: number) {
-  await api('POST', '/api/admin/tag-types', { name: 'team' });
+  for (const type of new Set(tagsOf(0).map((tag) => tag.type))) await api('POST', '/api/admin/tag-types', { name: type });
   const one = async (i: number) => {
     const name = `bench.flag-${String(i).padStart(5, '0')}`;
-    await api('POST', '/api/admin/projects/default/features', {
-      name,
-      description: `Benchmark flag ${i}`,
-      ...(i % 3 === 0 && { tags: [{ type: 'team', value: `team-${i % 7}` }] }),
-    });
+    await api('POST', '/api/admin/projects/default/features', { name, description: `Benchmark flag ${i}`, tags: tagsOf(i) });
     await api('POST', `/api/admin/projects/default/features/${name}/environments/development/strategies`, {
       name: 'flexibleRollout',
       parameters: { rollout: i % 100, stickiness: 'userId', groupId: name },
@@ -157,6 +162,8 @@ async function main() {
       limitNotModified: await run({ url: `http://127.0.0.1:${limitPort}/not-modified`, headers: { ...auth, 'if-none-match': etag } }),
       gzip: await run({ url: features, headers: { ...auth, 'accept-encoding': 'gzip' } }),
       adminRead: await run({ url: `${base}/api/admin/projects/default/features/bench.flag-00001`, headers: { authorization: adminToken } }),
+      // Latency, not throughput: one request at a time.
+      search: await measure({ url: `${base}${SEARCH}`, headers: { authorization: adminToken }, seconds, connections: 1, tool }),
     };
     const rssAtEnd = await rssMb(server.pid!);
     // V8 gives memory back once the load stops; what the service keeps is read after it settles.
@@ -174,6 +181,7 @@ async function main() {
     console.log(row('  limit: bare fastify, 304', results.limitNotModified));
     console.log(row('GET /api/client/features (gzip)', results.gzip));
     console.log(row('GET one flag, admin API', results.adminRead));
+    console.log(row(`GET ${SEARCH} (1 connection)`, results.search));
     console.log(`\nserver RSS: ${rssAtEnd.toFixed(0)} MB as the last run ends, ${rssSettled.toFixed(0)} MB ${SETTLE_MS / 1000} s after it`);
   } finally {
     if (limit) await stop(limit);

@@ -1,0 +1,87 @@
+import { gte, inArray, sql } from 'drizzle-orm';
+import type { Handlers } from '../generated/handlers.js';
+import type { Db } from '../db/connect.js';
+import * as t from '../db/schema.js';
+import { describeFeatures, type FeatureRow } from './feature-view.js';
+import { currentStages } from './lifecycle.js';
+import { pageOf, searchConditions, searchOrder } from './search-filters.js';
+
+const HOUR_MS = 3_600_000;
+
+/** Evaluations SDKs reported in the last hour, per flag and environment. */
+async function recentCounts(db: Db, names: string[]) {
+  const rows = await db
+    .select({
+      featureName: t.clientMetricsHourly.featureName,
+      environment: t.clientMetricsHourly.environment,
+      yes: sql<string>`sum(${t.clientMetricsHourly.yes})`,
+      no: sql<string>`sum(${t.clientMetricsHourly.no})`,
+    })
+    .from(t.clientMetricsHourly)
+    .where(sql`${inArray(t.clientMetricsHourly.featureName, names)} and ${gte(t.clientMetricsHourly.hour, new Date(Date.now() - HOUR_MS))}`)
+    .groupBy(t.clientMetricsHourly.featureName, t.clientMetricsHourly.environment);
+  return new Map(rows.map((r) => [`${r.featureName}\n${r.environment}`, { yes: Number(r.yes), no: Number(r.no) }]));
+}
+
+/** Flags in the search shape: the admin shape plus segment names, tag colours, lifecycle, counts and creator. */
+async function describeFound(db: Db, rows: FeatureRow[]) {
+  if (rows.length === 0) return [];
+  const names = rows.map((r) => r.name);
+  const [features, tagTypes, stages, counts] = await Promise.all([
+    describeFeatures(db, rows),
+    db.select({ name: t.tagTypes.name, color: t.tagTypes.color }).from(t.tagTypes),
+    currentStages(db, names),
+    recentCounts(db, names),
+  ]);
+  const segmentIds = [...new Set(features.flatMap((f) => f.environments.flatMap((e) => e.strategies.flatMap((s) => s.segments))))];
+  const segments = segmentIds.length ? await db.select({ id: t.segments.id, name: t.segments.name }).from(t.segments).where(inArray(t.segments.id, segmentIds)) : [];
+  const segmentName = new Map(segments.map((s) => [s.id, s.name]));
+  const color = new Map(tagTypes.map((type) => [type.name, type.color]));
+  return features.map((feature, i) => {
+    const row = rows[i]!;
+    const usedSegments = feature.environments.flatMap((e) => e.strategies.flatMap((s) => s.segments.map((id) => segmentName.get(id)!)));
+    return {
+      name: feature.name,
+      description: feature.description,
+      type: feature.type,
+      project: feature.project,
+      favorite: false,
+      createdAt: feature.createdAt,
+      stale: feature.stale,
+      archivedAt: feature.archivedAt,
+      impressionData: feature.impressionData,
+      lastSeenAt: feature.lastSeenAt,
+      dependencyType: feature.dependencies.length > 0 ? ('child' as const) : feature.children.length > 0 ? ('parent' as const) : null,
+      environments: feature.environments.map((env) => ({
+        ...env,
+        variantCount: env.variants.length,
+        ...(counts.get(`${feature.name}\n${env.name}`) ?? { yes: 0, no: 0 }),
+        changeRequestIds: [],
+      })),
+      segments: [...new Set(usedSegments)].sort(),
+      tags: feature.tags.map((tag) => ({ ...tag, color: color.get(tag.type) ?? null })),
+      lifecycle: stages.get(feature.name) ?? null,
+      createdBy: { id: row.createdByUserId ?? 0, name: row.createdBy ?? 'unknown', imageUrl: null },
+    };
+  });
+}
+
+export const featureSearchHandlers = {
+  async searchFeatures({ query }, { db }) {
+    const where = searchConditions(query);
+    const { offset, limit } = pageOf(query);
+    const found = await db
+      .select({ feature: t.features, total: sql<string>`count(*) over ()` })
+      .from(t.features)
+      .where(where)
+      .orderBy(...searchOrder(query))
+      .limit(limit)
+      .offset(offset);
+    let total = Number(found[0]?.total ?? 0);
+    if (found.length === 0 && offset > 0) {
+      const [counted] = await db.select({ total: sql<string>`count(*)` }).from(t.features).where(where);
+      total = Number(counted?.total ?? 0);
+    }
+    return { status: 200, body: { features: await describeFound(db, found.map((r) => r.feature)), total } };
+  },
+} satisfies Partial<Handlers>;

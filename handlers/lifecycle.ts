@@ -1,0 +1,105 @@
+// Flag lifecycle: initial → pre-live → live → completed → archived. Each stage is entered once and only
+// forward, except that uncompleting and reviving step back out of `completed` and `archived`.
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Handlers } from '../generated/handlers.js';
+import type { Db } from '../db/connect.js';
+import * as t from '../db/schema.js';
+import type { LifecycleStageName } from '../db/schema.js';
+import { requireActiveFeature } from './feature-view.js';
+import { requireProject } from './lookups.js';
+
+type StageRow = typeof t.featureLifecycles.$inferSelect;
+
+const stageRank: Record<LifecycleStageName, number> = { initial: 0, 'pre-live': 1, live: 2, completed: 3, archived: 4 };
+
+const byRank = (a: StageRow, b: StageRow) => stageRank[a.stage] - stageRank[b.stage];
+
+async function stagesOf(db: Db, featureName: string) {
+  return db.select().from(t.featureLifecycles).where(eq(t.featureLifecycles.featureName, featureName));
+}
+
+/** Moves the flag into `stage` unless it is already there or further on (archiving always applies). */
+export async function enterStage(tx: Db, featureName: string, stage: LifecycleStageName, at = new Date()): Promise<void> {
+  const stages = await stagesOf(tx, featureName);
+  const furthest = Math.max(-1, ...stages.map((s) => stageRank[s.stage]));
+  if (stage !== 'archived' && furthest >= stageRank[stage]) return;
+  await tx.insert(t.featureLifecycles).values({ featureName, stage, createdAt: at }).onConflictDoNothing();
+}
+
+export async function leaveStage(tx: Db, featureName: string, stage: LifecycleStageName): Promise<StageRow | undefined> {
+  const [left] = await tx
+    .delete(t.featureLifecycles)
+    .where(and(eq(t.featureLifecycles.featureName, featureName), eq(t.featureLifecycles.stage, stage)))
+    .returning();
+  return left;
+}
+
+/** Enabling a flag takes it live in a production environment, pre-live in any other. */
+export async function enterEnabledStage(tx: Db, featureName: string, environment: string): Promise<void> {
+  const [env] = await tx.select({ type: t.environments.type }).from(t.environments).where(eq(t.environments.name, environment));
+  await enterStage(tx, featureName, env?.type === 'production' ? 'live' : 'pre-live');
+}
+
+/** The stage each flag is in now, with its completion status. */
+export async function currentStages(db: Db, featureNames: string[]) {
+  const rows = featureNames.length ? await db.select().from(t.featureLifecycles).where(inArray(t.featureLifecycles.featureName, featureNames)) : [];
+  const current = new Map<string, StageRow>();
+  for (const row of rows) {
+    const held = current.get(row.featureName);
+    if (!held || byRank(row, held) > 0) current.set(row.featureName, row);
+  }
+  return new Map(
+    [...current].map(([name, row]) => [
+      name,
+      {
+        stage: row.stage,
+        enteredStageAt: row.createdAt.toISOString(),
+        ...(row.status !== null && { status: row.status }),
+        ...(row.statusValue !== null && { statusValue: row.statusValue }),
+      },
+    ]),
+  );
+}
+
+export const lifecycleHandlers = {
+  async getFeatureLifecycle({ params }, { db }) {
+    await requireProject(db, params.projectId);
+    const feature = await requireActiveFeature(db, params.projectId, params.featureName);
+    const rows = await db
+      .select()
+      .from(t.featureLifecycles)
+      .where(eq(t.featureLifecycles.featureName, feature.name))
+      .orderBy(asc(t.featureLifecycles.createdAt));
+    rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || byRank(a, b));
+    return { status: 200, body: rows.map((row) => ({ stage: row.stage, enteredStageAt: row.createdAt.toISOString() })) };
+  },
+
+  async completeFeature({ params, body }, { change }) {
+    await change(async (tx, record) => {
+      await requireProject(tx, params.projectId);
+      const feature = await requireActiveFeature(tx, params.projectId, params.featureName);
+      const completion = { status: body.status, ...(body.statusValue !== undefined && { statusValue: body.statusValue }) };
+      const previous = await leaveStage(tx, feature.name, 'completed');
+      await tx.insert(t.featureLifecycles).values({
+        featureName: feature.name,
+        stage: 'completed',
+        status: body.status,
+        statusValue: body.statusValue ?? null,
+        ...(previous && { createdAt: previous.createdAt }),
+      });
+      const preData = previous && { status: previous.status, ...(previous.statusValue !== null && { statusValue: previous.statusValue }) };
+      await record({ type: 'feature-completed', featureName: feature.name, project: feature.project, data: completion, preData });
+    });
+    return { status: 200, body: undefined };
+  },
+
+  async uncompleteFeature({ params }, { change }) {
+    await change(async (tx, record) => {
+      await requireProject(tx, params.projectId);
+      const feature = await requireActiveFeature(tx, params.projectId, params.featureName);
+      const left = await leaveStage(tx, feature.name, 'completed');
+      if (left) await record({ type: 'feature-uncompleted', featureName: feature.name, project: feature.project, preData: { status: left.status } });
+    });
+    return { status: 200, body: undefined };
+  },
+} satisfies Partial<Handlers>;
