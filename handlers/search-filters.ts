@@ -1,6 +1,6 @@
 // The feature search grammar (`OPERATOR:value,value…`) turned into SQL conditions over `features`, one
 // EXISTS per related table, so that a filter selects flags without trimming what is listed for them.
-import { and, asc, desc, eq, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
 import type { operations } from '../generated/api.js';
 import * as t from '../db/schema.js';
 import { badRequest } from '../server/errors.js';
@@ -106,7 +106,7 @@ function createdAtCondition(raw: string | undefined): SQL | undefined {
   const [operator, date] = raw.split(':') as [string, string];
   const day = new Date(`${date}T00:00:00Z`);
   if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== date) throw badRequest(`createdAt: "${date}" is not a calendar date (YYYY-MM-DD).`);
-  return operator === 'IS_BEFORE' ? sql`${f.createdAt} < ${day}` : sql`${f.createdAt} >= ${day}`;
+  return operator === 'IS_BEFORE' ? lt(f.createdAt, day) : gte(f.createdAt, day);
 }
 
 function createdByCondition(ids: string[]): SQL {
