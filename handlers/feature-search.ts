@@ -1,6 +1,8 @@
-import { gte, inArray, sql } from 'drizzle-orm';
+import { and, count, gte, sql } from 'drizzle-orm';
 import type { Handlers } from '../generated/handlers.js';
 import type { Db } from '../db/connect.js';
+import { isAnyOf } from '../db/any-of.js';
+import { prepared } from '../db/prepared.js';
 import * as t from '../db/schema.js';
 import { describeFeatures, type FeatureRow } from './feature-view.js';
 import { currentStages } from './lifecycle.js';
@@ -8,18 +10,24 @@ import { pageOf, searchConditions, searchOrder } from './search-filters.js';
 
 const HOUR_MS = 3_600_000;
 
+const recentCountsQuery = (db: Db) =>
+  prepared(db, 'recentCounts', (db) =>
+    db
+      .select({
+        featureName: t.clientMetricsHourly.featureName,
+        environment: t.clientMetricsHourly.environment,
+        yes: sql<string>`sum(${t.clientMetricsHourly.yes})`,
+        no: sql<string>`sum(${t.clientMetricsHourly.no})`,
+      })
+      .from(t.clientMetricsHourly)
+      .where(and(isAnyOf(t.clientMetricsHourly.featureName, sql.placeholder('names')), gte(t.clientMetricsHourly.hour, sql.placeholder('since'))))
+      .groupBy(t.clientMetricsHourly.featureName, t.clientMetricsHourly.environment)
+      .prepare('recentCounts'),
+  );
+
 /** Evaluations SDKs reported in the last hour, per flag and environment. */
 async function recentCounts(db: Db, names: string[]) {
-  const rows = await db
-    .select({
-      featureName: t.clientMetricsHourly.featureName,
-      environment: t.clientMetricsHourly.environment,
-      yes: sql<string>`sum(${t.clientMetricsHourly.yes})`,
-      no: sql<string>`sum(${t.clientMetricsHourly.no})`,
-    })
-    .from(t.clientMetricsHourly)
-    .where(sql`${inArray(t.clientMetricsHourly.featureName, names)} and ${gte(t.clientMetricsHourly.hour, new Date(Date.now() - HOUR_MS))}`)
-    .groupBy(t.clientMetricsHourly.featureName, t.clientMetricsHourly.environment);
+  const rows = await recentCountsQuery(db).execute({ names, since: new Date(Date.now() - HOUR_MS).toISOString() });
   return new Map(rows.map((r) => [`${r.featureName}\n${r.environment}`, { yes: Number(r.yes), no: Number(r.no) }]));
 }
 
@@ -34,7 +42,7 @@ async function describeFound(db: Db, rows: FeatureRow[]) {
     recentCounts(db, names),
   ]);
   const segmentIds = [...new Set(features.flatMap((f) => f.environments.flatMap((e) => e.strategies.flatMap((s) => s.segments))))];
-  const segments = segmentIds.length ? await db.select({ id: t.segments.id, name: t.segments.name }).from(t.segments).where(inArray(t.segments.id, segmentIds)) : [];
+  const segments = segmentIds.length ? await db.select({ id: t.segments.id, name: t.segments.name }).from(t.segments).where(isAnyOf(t.segments.id, segmentIds)) : [];
   const segmentName = new Map(segments.map((s) => [s.id, s.name]));
   const color = new Map(tagTypes.map((type) => [type.name, type.color]));
   return features.map((feature, i) => {
@@ -70,18 +78,22 @@ export const featureSearchHandlers = {
   async searchFeatures({ query }, { db }) {
     const where = searchConditions(query);
     const { offset, limit } = pageOf(query);
-    const found = await db
-      .select({ feature: t.features, total: sql<string>`count(*) over ()` })
-      .from(t.features)
-      .where(where)
-      .orderBy(...searchOrder(query))
-      .limit(limit)
-      .offset(offset);
-    let total = Number(found[0]?.total ?? 0);
-    if (found.length === 0 && offset > 0) {
-      const [counted] = await db.select({ total: sql<string>`count(*)` }).from(t.features).where(where);
-      total = Number(counted?.total ?? 0);
-    }
-    return { status: 200, body: { features: await describeFound(db, found.map((r) => r.feature)), total } };
+    // The page stops reading early; counting reads every match, so the two run side by side.
+    const [features, total] = await Promise.all([
+      db
+        .select()
+        .from(t.features)
+        .where(where)
+        .orderBy(...searchOrder(query))
+        .limit(limit)
+        .offset(offset)
+        .then((rows) => describeFound(db, rows)),
+      db
+        .select({ total: count() })
+        .from(t.features)
+        .where(where)
+        .then(([row]) => row?.total ?? 0),
+    ]);
+    return { status: 200, body: { features, total } };
   },
 } satisfies Partial<Handlers>;

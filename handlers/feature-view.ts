@@ -1,6 +1,8 @@
 // Reads flags in the admin shape: metadata, environments with strategies and variants, dependencies, tags.
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/connect.js';
+import { isAnyOf } from '../db/any-of.js';
+import { prepared } from '../db/prepared.js';
 import * as t from '../db/schema.js';
 import { strategyOrder } from '../db/strategy-order.js';
 import { notFound } from '../server/errors.js';
@@ -38,7 +40,7 @@ export type DescribedStrategy = ReturnType<typeof describeStrategy>;
 /** Segment ids per strategy id, for the given strategies. */
 export async function segmentsOfStrategies(db: Db, strategyIds: string[]): Promise<Map<string, number[]>> {
   const links = strategyIds.length
-    ? await db.select().from(t.featureStrategySegments).where(inArray(t.featureStrategySegments.strategyId, strategyIds))
+    ? await db.select().from(t.featureStrategySegments).where(isAnyOf(t.featureStrategySegments.strategyId, strategyIds))
     : [];
   const byStrategy = new Map<string, number[]>();
   for (const link of links) byStrategy.set(link.strategyId, [...(byStrategy.get(link.strategyId) ?? []), link.segmentId]);
@@ -46,19 +48,48 @@ export async function segmentsOfStrategies(db: Db, strategyIds: string[]): Promi
 }
 
 
+const names = sql.placeholder('names');
+
+/** The reads behind `describeFeatures`, each of every row of the flags named by the `names` placeholder. */
+const featureChildren = (db: Db) =>
+  prepared(db, 'featureChildren', (db) => ({
+    featureEnvironments: db.select().from(t.featureEnvironments).where(isAnyOf(t.featureEnvironments.featureName, names)).prepare('featureEnvironmentsOf'),
+    strategies: db.select().from(t.featureStrategies).where(isAnyOf(t.featureStrategies.featureName, names)).prepare('featureStrategiesOf'),
+    segmentLinks: db
+      .select({ strategyId: t.featureStrategySegments.strategyId, segmentId: t.featureStrategySegments.segmentId })
+      .from(t.featureStrategySegments)
+      .innerJoin(t.featureStrategies, eq(t.featureStrategies.id, t.featureStrategySegments.strategyId))
+      .where(isAnyOf(t.featureStrategies.featureName, names))
+      .prepare('segmentLinksOf'),
+    dependencies: db
+      .select()
+      .from(t.featureDependencies)
+      .where(or(isAnyOf(t.featureDependencies.child, names), isAnyOf(t.featureDependencies.parent, names)))
+      .prepare('dependenciesOf'),
+    tags: db
+      .select()
+      .from(t.featureTags)
+      .where(isAnyOf(t.featureTags.featureName, names))
+      .orderBy(asc(t.featureTags.tagType), asc(t.featureTags.tagValue))
+      .prepare('featureTagsOf'),
+    environments: db.select().from(t.environments).orderBy(asc(t.environments.sortOrder), asc(t.environments.name)).prepare('environments'),
+  }));
+
 /** Flags in the admin shape, in a bounded number of queries whatever their number. */
 export async function describeFeatures(db: Db, rows: FeatureRow[]) {
   if (rows.length === 0) return [];
-  const names = rows.map((r) => r.name);
-  const [featureEnvs, strategies, parents, children, tags, environments] = await Promise.all([
-    db.select().from(t.featureEnvironments).where(inArray(t.featureEnvironments.featureName, names)),
-    db.select().from(t.featureStrategies).where(inArray(t.featureStrategies.featureName, names)),
-    db.select().from(t.featureDependencies).where(inArray(t.featureDependencies.child, names)),
-    db.select().from(t.featureDependencies).where(inArray(t.featureDependencies.parent, names)),
-    db.select().from(t.featureTags).where(inArray(t.featureTags.featureName, names)).orderBy(asc(t.featureTags.tagType), asc(t.featureTags.tagValue)),
-    db.select().from(t.environments).orderBy(asc(t.environments.sortOrder), asc(t.environments.name)),
+  const reads = featureChildren(db);
+  const wanted = { names: rows.map((r) => r.name) };
+  const [featureEnvs, strategies, links, dependencies, tags, environments] = await Promise.all([
+    reads.featureEnvironments.execute(wanted),
+    reads.strategies.execute(wanted),
+    reads.segmentLinks.execute(wanted),
+    reads.dependencies.execute(wanted),
+    reads.tags.execute(wanted),
+    reads.environments.execute(),
   ]);
-  const segmentIds = await segmentsOfStrategies(db, strategies.map((s) => s.id));
+  const segmentIds = new Map<string, number[]>();
+  for (const link of links) segmentIds.set(link.strategyId, [...(segmentIds.get(link.strategyId) ?? []), link.segmentId]);
   strategies.sort(strategyOrder);
   return rows.map((row) => ({
     name: row.name,
@@ -93,10 +124,10 @@ export async function describeFeatures(db: Db, rows: FeatureRow[]) {
         };
       })
       .filter((e) => e !== undefined),
-    dependencies: parents
+    dependencies: dependencies
       .filter((d) => d.child === row.name)
       .map((d) => ({ feature: d.parent, enabled: d.enabled, ...(d.enabled && d.variants.length > 0 && { variants: d.variants }) })),
-    children: children.filter((d) => d.parent === row.name).map((d) => d.child),
+    children: dependencies.filter((d) => d.parent === row.name).map((d) => d.child),
     tags: tags.filter((tag) => tag.featureName === row.name).map((tag) => ({ type: tag.tagType, value: tag.tagValue })),
   }));
 }

@@ -1,8 +1,10 @@
 // Flag lifecycle: initial → pre-live → live → completed → archived. Each stage is entered once and only
 // forward, except that uncompleting and reviving step back out of `completed` and `archived`.
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Handlers } from '../generated/handlers.js';
 import type { Db } from '../db/connect.js';
+import { isAnyOf } from '../db/any-of.js';
+import { prepared } from '../db/prepared.js';
 import * as t from '../db/schema.js';
 import type { LifecycleStageName } from '../db/schema.js';
 import { requireActiveFeature } from './feature-view.js';
@@ -42,7 +44,10 @@ export async function enterEnabledStage(tx: Db, featureName: string, environment
 
 /** The stage each flag is in now, with its completion status. */
 export async function currentStages(db: Db, featureNames: string[]) {
-  const rows = featureNames.length ? await db.select().from(t.featureLifecycles).where(inArray(t.featureLifecycles.featureName, featureNames)) : [];
+  const stagesOfFlags = prepared(db, 'stagesOf', (db) =>
+    db.select().from(t.featureLifecycles).where(isAnyOf(t.featureLifecycles.featureName, sql.placeholder('names'))).prepare('stagesOf'),
+  );
+  const rows = featureNames.length ? await stagesOfFlags.execute({ names: featureNames }) : [];
   const current = new Map<string, StageRow>();
   for (const row of rows) {
     const held = current.get(row.featureName);
