@@ -12,6 +12,7 @@ import {
   serial,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
 export interface StrategyParameterDefinition {
@@ -335,4 +336,166 @@ export const clientMetricsHourly = pgTable(
     variants: jsonb('variants').$type<Record<string, number>>().notNull().default({}),
   },
   (t) => [primaryKey({ columns: [t.featureName, t.appName, t.environment, t.hour] }), index('client_metrics_hourly_hour_idx').on(t.hour)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name'),
+    username: text('username'),
+    email: text('email'),
+    /** scrypt, `scrypt$<salt hex>$<hash hex>`; null for users who cannot log in with a password. */
+    passwordHash: text('password_hash'),
+    imageUrl: text('image_url'),
+    rootRoleId: integer('root_role_id')
+      .notNull()
+      .references(() => roles.id),
+    loginAttempts: integer('login_attempts').notNull().default(0),
+    seenAt: timestamp('seen_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('users_username_idx').on(sql`lower(${t.username})`), uniqueIndex('users_email_idx').on(sql`lower(${t.email})`)],
+);
+
+/** Login sessions, kept server-side so that logout and user deletion end them. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export const personalAccessTokens = pgTable('personal_access_tokens', {
+  id: serial('id').primaryKey(),
+  secretHash: text('secret_hash').notNull().unique(),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  description: text('description').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  seenAt: timestamp('seen_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+export const groups = pgTable('groups', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  description: text('description'),
+  rootRoleId: integer('root_role_id').references(() => roles.id),
+  mappingsSso: jsonb('mappings_sso').$type<string[]>().notNull().default([]),
+  createdBy: text('created_by'),
+  createdAt: createdAt(),
+});
+
+export const groupUsers = pgTable(
+  'group_users',
+  {
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdBy: text('created_by'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index('group_users_user_idx').on(t.userId)],
+);
+
+/** Project roles held by users in a project. */
+export const projectUserRoles = pgTable(
+  'project_user_roles',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    project: text('project')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.project, t.roleId] }), index('project_user_roles_project_idx').on(t.project)],
+);
+
+/** Project roles held by groups in a project. */
+export const projectGroupRoles = pgTable(
+  'project_group_roles',
+  {
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    project: text('project')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id),
+    createdBy: text('created_by'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.project, t.roleId] }), index('project_group_roles_project_idx').on(t.project)],
+);
+
+export const publicSignupTokens = pgTable('public_signup_tokens', {
+  secret: text('secret').primaryKey(),
+  name: text('name').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  enabled: boolean('enabled').notNull().default(true),
+  roleId: integer('role_id')
+    .notNull()
+    .references(() => roles.id),
+  createdBy: text('created_by'),
+  createdAt: createdAt(),
+});
+
+export const publicSignupTokenUsers = pgTable(
+  'public_signup_token_users',
+  {
+    secret: text('secret')
+      .notNull()
+      .references(() => publicSignupTokens.secret, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.secret, t.userId] })],
+);
+
+export const favoriteFeatures = pgTable(
+  'favorite_features',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    featureName: text('feature_name')
+      .notNull()
+      .references(() => features.name, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.featureName] })],
+);
+
+export const favoriteProjects = pgTable(
+  'favorite_projects',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    project: text('project')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.project] })],
 );

@@ -16,10 +16,13 @@ import { healthHandlers } from './health.js';
 import { lifecycleHandlers } from './lifecycle.js';
 import { projectInsightHandlers } from './project-insights.js';
 import { projectHandlers } from './projects.js';
+import { roleHandlers } from './roles.js';
 import { segmentHandlers } from './segments.js';
+import { signupHandlers } from './signup.js';
 import { strategyHandlers } from './strategies.js';
 import { tagTypeHandlers } from './tag-types.js';
 import { tagHandlers } from './tags.js';
+import { userHandlers } from './users.js';
 
 /** One handler per operationId of the contract; a missing or misspelled one fails to compile. */
 export const handlers = {
@@ -44,4 +47,7 @@ export const handlers = {
   ...featureSearchHandlers,
   ...lifecycleHandlers,
   ...projectInsightHandlers,
+  ...userHandlers,
+  ...roleHandlers,
+  ...signupHandlers,
 } satisfies Handlers;

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import openapiGlue from 'fastify-openapi-glue';
 import { openDatabase, type Db } from '../db/connect.js';
 import { handlers } from '../handlers/index.js';
+import rateLimit from '@fastify/rate-limit';
 import { registerAuth } from './auth.js';
 import { registerBodyGuard } from './body-guard.js';
 import { ClientFeatureCache } from './client-features/cache.js';
@@ -13,12 +14,13 @@ import type { AppConfig } from './config.js';
 import type { HandlerContext } from './context.js';
 import { contract } from './contract.js';
 import { registerDocs } from './docs.js';
-import { errorBody, toErrorReply } from './errors.js';
+import { errorBody, toErrorReply, tooManyRequests } from './errors.js';
 import { EventLog, type RecordEvent } from './events.js';
 import { createLogger, logOf, registerRequestLogging } from './logging.js';
 import { replicaAnnouncer, startReplicaSync } from './replica-sync.js';
 import { TokenCache } from './token-cache.js';
 import { bootstrapTokens } from './tokens.js';
+import { bootstrapAdminUser } from './user-auth.js';
 import { registerValidation } from './validation.js';
 
 
@@ -26,6 +28,8 @@ export interface BuiltApp {
   app: FastifyInstance;
   /** The secret of the admin token created because none existed; to be shown once. */
   createdAdminToken: string | undefined;
+  /** The generated password of the admin user created because no user existed; to be shown once. */
+  createdAdminPassword: string | undefined;
   /** The database the app works on (tests use it to set up rows no operation writes yet). */
   db: Db;
   log: Logger;
@@ -37,6 +41,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   const database = await openDatabase(config.database);
   try {
     const createdAdminToken = await bootstrapTokens(database.db, config);
+    const createdAdminPassword = await bootstrapAdminUser(database.db, config.defaultAdmin ?? { username: 'admin' });
     const { instanceId, announce } = replicaAnnouncer(database);
     const events = new EventLog(database.db, announce);
     await events.load();
@@ -91,8 +96,14 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     await app.register(async (api) => {
       registerRequestLogging(api, logger);
       registerValidation(api);
-      registerAuth(api, tokens, config.authType);
+      registerAuth(api, tokens, config.authType, database.db);
       registerBodyGuard(api);
+      // Only operations whose contract sets `x-fastify-config.rateLimit` (login) are limited, per address, to `max` per window.
+      await api.register(rateLimit, {
+        global: false,
+        max: config.loginLimitPerMinute,
+        errorResponseBuilder: (_request, context) => tooManyRequests(`Too many attempts from your address; try again in ${context.after}.`),
+      });
       api.addHook('onSend', async (request, reply) => {
         reply.header('x-request-id', request.id);
       });
@@ -100,7 +111,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       await api.register(openapiGlue, { specification: structuredClone(contract), serviceHandlers: routeHandlers(handlers, context) });
     });
     await app.ready();
-    return { app, createdAdminToken, db: database.db, log: logger };
+    return { app, createdAdminToken, createdAdminPassword, db: database.db, log: logger };
   } catch (error) {
     await database.close();
     throw error;

@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { operationTable, type OperationId } from '../generated/operations.js';
-import { holdsAny, missingPermissionMessage, type Caller, type PermissionScope } from './caller.js';
+import type { Db } from '../db/connect.js';
+import { holdsAny, missingPermissionMessage, systemCaller, type Caller, type PermissionScope } from './caller.js';
 import type { AuthType } from './config.js';
 import { forbidden, unauthorized } from './errors.js';
 import type { TokenCache } from './token-cache.js';
 import { anonymousAdmin, callerOfToken, credentialFrom, type TokenRow } from './tokens.js';
+import { callerOfUser, PAT_PREFIX, sessionSecretOf, userOfPersonalToken, userOfSession } from './user-auth.js';
 
 export type Operation = (typeof operationTable)[OperationId];
 
@@ -30,12 +32,12 @@ const stringField = (source: unknown, key: string): string | undefined => {
  * Authentication in onRequest (401 before anything else is looked at) and the operation's
  * `x-permission` in preValidation, before the content type and the body are checked (403).
  */
-export function registerAuth(app: FastifyInstance, tokens: TokenCache, authType: AuthType): void {
+export function registerAuth(app: FastifyInstance, tokens: TokenCache, authType: AuthType, db: Db): void {
   app.addHook('onRequest', async (request) => {
     const operation = operationOf(request);
     request.operation = operation;
-    if (!operation || operation.public) return;
-    request.caller = await authenticate(request.headers.authorization, tokens, authType);
+    if (!operation) return;
+    request.caller = operation.public ? systemCaller : await authenticateAdmin(request, tokens, authType, db);
   });
 
   app.addHook('preValidation', async (request) => {
@@ -47,6 +49,23 @@ export function registerAuth(app: FastifyInstance, tokens: TokenCache, authType:
     };
     authorize(request.caller, operation.permissions, scope);
   });
+}
+
+/** On the admin API a user may call too: with a personal access token, or with a session cookie and no token. */
+async function authenticateAdmin(request: FastifyRequest, tokens: TokenCache, authType: AuthType, db: Db): Promise<Caller> {
+  const credential = credentialFrom(request.headers.authorization);
+  if (credential?.startsWith(PAT_PREFIX)) {
+    const user = await userOfPersonalToken(db, credential);
+    if (!user) throw unauthorized('The personal access token in the Authorization header is not valid: it is unknown, deleted or expired.');
+    return callerOfUser(db, user);
+  }
+  const session = credential ? undefined : sessionSecretOf(request.headers.cookie);
+  if (session) {
+    const user = await userOfSession(db, session);
+    if (user) return callerOfUser(db, user);
+    if (authType !== 'none') throw unauthorized('Your session has ended (logged out, expired, or the user was deleted); log in again.');
+  }
+  return authenticate(request.headers.authorization, tokens, authType);
 }
 
 const callers = new WeakMap<TokenRow, Caller>();

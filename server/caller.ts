@@ -21,6 +21,9 @@ export interface Caller {
   grants: Grant[];
 }
 
+/** The service itself: writes no user asked for (batched metrics, public signup). */
+export const systemCaller: Caller = { name: 'unleash_system_user', userId: -1337, tokenKind: null, projects: ['*'], environment: '*', grants: [] };
+
 export interface PermissionScope {
   project?: string | undefined;
   environment?: string | undefined;

@@ -3,11 +3,10 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/connect.js';
 import type { components } from '../generated/api.js';
 import * as t from '../db/schema.js';
-import type { Caller } from './caller.js';
+import { systemCaller } from './caller.js';
 import type { EventLog } from './events.js';
 
 /** Who writes what SDKs report: the service itself. */
-const SYSTEM: Caller = { name: 'unleash_system_user', userId: -1337, tokenKind: null, projects: ['*'], environment: '*', grants: [] };
 
 interface PendingInstance {
   appName: string;
@@ -121,7 +120,7 @@ export class ClientMetricsStore {
     this.counts = new Map();
     this.seen = new Map();
     try {
-      await this.events.change(SYSTEM, async (tx, record) => {
+      await this.events.change(systemCaller, async (tx, record) => {
         const names = [...batch.applications.keys()];
         const existing = new Set(
           (await tx.select({ appName: t.clientApplications.appName }).from(t.clientApplications).where(inArray(t.clientApplications.appName, names))).map((a) => a.appName),

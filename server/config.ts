@@ -11,6 +11,10 @@ export interface AppConfig {
   logLevel: string;
   /** How often what SDKs report is written to the database. */
   metricsFlushMs: number;
+  /** Login attempts one address may make per minute; more get 429. */
+  loginLimitPerMinute: number;
+  /** The user created at the first start, when no user exists; a password is generated when none is given. */
+  defaultAdmin?: { username: string; password?: string | undefined };
   /** Where log lines go (tests capture them); standard output when absent. */
   logStream?: NodeJS.WritableStream;
 }
@@ -29,6 +33,9 @@ export const environmentVariables = {
   INIT_FRONTEND_API_TOKENS: 'Comma-separated frontend tokens created at start when missing.',
   LOG_LEVEL: 'fatal, error, warn, info (default), debug or trace.',
   METRICS_FLUSH_INTERVAL_MS: 'How often SDK registrations and metrics are written to the database. Default 5000.',
+  SIMPLE_LOGIN_LIMIT_PER_MINUTE: 'Login attempts one address may make per minute before getting 429. Default 10.',
+  UNLEASH_DEFAULT_ADMIN_USERNAME: 'Username of the admin user created at the first start, when no user exists. Default admin.',
+  UNLEASH_DEFAULT_ADMIN_PASSWORD: 'Its password (at least 10 characters, not a common one); generated and printed once when unset.',
 } as const;
 
 const list = (value: string | undefined) =>
@@ -73,5 +80,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     logLevel: env.LOG_LEVEL ?? 'info',
     metricsFlushMs: positiveInteger(env.METRICS_FLUSH_INTERVAL_MS, 'METRICS_FLUSH_INTERVAL_MS', 5000),
+    loginLimitPerMinute: positiveInteger(env.SIMPLE_LOGIN_LIMIT_PER_MINUTE, 'SIMPLE_LOGIN_LIMIT_PER_MINUTE', 10),
+    defaultAdmin: { username: env.UNLEASH_DEFAULT_ADMIN_USERNAME || 'admin', password: env.UNLEASH_DEFAULT_ADMIN_PASSWORD || undefined },
   };
 }

@@ -8,6 +8,7 @@ export type ErrorName =
   | 'NameExistsError'
   | 'ConflictError'
   | 'ContentTypeerror'
+  | 'TooManyRequestsError'
   | 'InternalError';
 
 export interface ErrorBody {
@@ -33,6 +34,7 @@ export const forbidden = (message: string) => new AppError(403, 'NoAccessError',
 export const notFound = (message: string) => new AppError(404, 'NotFoundError', message);
 export const nameExists = (message: string) => new AppError(409, 'NameExistsError', message);
 export const conflict = (message: string) => new AppError(409, 'ConflictError', message);
+export const tooManyRequests = (message: string) => new AppError(429, 'TooManyRequestsError', message);
 export const unsupportedMediaType = (message: string) => new AppError(415, 'ContentTypeerror', message);
 
 export const errorBody = (name: ErrorName, message: string): ErrorBody => ({ id: randomUUID(), name, message });
@@ -44,6 +46,7 @@ const nameByStatus: Record<number, ErrorName> = {
   404: 'NotFoundError',
   409: 'ConflictError',
   415: 'ContentTypeerror',
+  429: 'TooManyRequestsError',
 };
 
 function isUniqueViolation(error: unknown): boolean {

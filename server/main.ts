@@ -3,12 +3,18 @@ import { configFromEnv } from './config.js';
 
 async function main() {
   const config = configFromEnv();
-  const { app, createdAdminToken, log } = await buildApp(config);
+  const { app, createdAdminToken, createdAdminPassword, log } = await buildApp(config);
   if (createdAdminToken) {
     // Shown once, on the console only, never through the logger.
     process.stdout.write(
       `\nNo admin credential existed, so one was created. Keep it safe; it is not shown again:\n\n  ${createdAdminToken}\n\n` +
         `Use it as the Authorization header of admin API calls.\n\n`,
+    );
+  }
+  if (createdAdminPassword) {
+    process.stdout.write(
+      `No user existed, so the user "${config.defaultAdmin?.username ?? 'admin'}" was created with the Admin role. ` +
+        `Its password is shown once:\n\n  ${createdAdminPassword}\n\nLog in with POST /auth/simple/login.\n\n`,
     );
   }
   let closing = false;

@@ -46,6 +46,8 @@ export interface TestApp {
   /** Every log line the app wrote. */
   logs: string[];
   createdAdminToken: string | undefined;
+  /** The generated password of the `admin` user the first start created. */
+  createdAdminPassword: string | undefined;
   /** For setting up rows that no operation writes yet; behaviour is always checked through HTTP. */
   db: Db;
   close(): Promise<void>;
@@ -57,6 +59,8 @@ export interface TestAppOptions {
   /** Start without the test admin token, as a first start would. */
   withoutAdminToken?: boolean;
   metricsFlushMs?: number;
+  /** Login attempts per minute and address; high by default so that only the rate-limit test meets the limit. */
+  loginLimitPerMinute?: number;
 }
 
 /** Builds and starts the service on this file's database, on a free port. Closed after the file. */
@@ -81,9 +85,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
     logLevel: 'info',
     metricsFlushMs: options.metricsFlushMs ?? 200,
+    loginLimitPerMinute: options.loginLimitPerMinute ?? 10_000,
     logStream,
   };
-  const { app, createdAdminToken, db } = await buildApp(config);
+  const { app, createdAdminToken, createdAdminPassword, db } = await buildApp(config);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   let closed = false;
   const close = async () => {
@@ -99,6 +104,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clientWith: (token) => createClient(address, token ? { token } : {}),
     logs,
     createdAdminToken,
+    createdAdminPassword,
     db,
     close,
   };

@@ -1,0 +1,184 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { components } from '../generated/api.js';
+import type { Handlers } from '../generated/handlers.js';
+import type { Db } from '../db/connect.js';
+import * as t from '../db/schema.js';
+import { badRequest, notFound, unauthorized } from '../server/errors.js';
+import { assertPasswordPolicy, hashPassword, verifyPassword } from '../server/passwords.js';
+import { hashSecret } from '../server/tokens.js';
+import { clearedSessionCookie, endSession, newPersonalTokenSecret, sessionSecretOf, startSession } from '../server/user-auth.js';
+import { assertIdentityFree, describeUser, insertUser, requireUser, userEventData, type UserRow } from './user-records.js';
+
+type RootRoleRef = components['schemas']['RootRoleRef'];
+
+const rootRoleTypes = ['root', 'root-custom'];
+
+/** The root role named by id or name; 400 when it is not a root role. */
+async function rootRoleId(db: Db, ref: RootRoleRef): Promise<number> {
+  const [role] = await db
+    .select()
+    .from(t.roles)
+    .where(typeof ref === 'number' ? eq(t.roles.id, ref) : sql`lower(${t.roles.name}) = lower(${ref})`);
+  if (!role || !rootRoleTypes.includes(role.type)) throw badRequest(`rootRole: ${JSON.stringify(ref)} is not a root role; use Admin, Editor, Viewer or a custom root role.`);
+  return role.id;
+}
+
+/** Ends every session of the user, so that a changed password or a deletion takes effect at once. */
+const endSessionsOf = (db: Db, userId: number) => db.delete(t.sessions).where(eq(t.sessions.userId, userId));
+
+async function setPassword(db: Db, user: UserRow, password: string) {
+  assertPasswordPolicy(password);
+  await db.update(t.users).set({ passwordHash: await hashPassword(password) }).where(eq(t.users.id, user.id));
+  await endSessionsOf(db, user.id);
+}
+
+const LOGIN_FAILED = 'The username or email and password you gave do not match an account.';
+
+const describePersonalToken = (row: typeof t.personalAccessTokens.$inferSelect) => ({
+  id: row.id,
+  description: row.description,
+  expiresAt: row.expiresAt.toISOString(),
+  createdAt: row.createdAt.toISOString(),
+  seenAt: row.seenAt?.toISOString() ?? null,
+});
+
+/** The calling user; 400 for callers that are not users (API tokens). */
+async function callingUser(db: Db, userId: number | null, tokenKind: string | null) {
+  if (tokenKind !== null || userId === null || userId < 0) throw badRequest('This operation is for users: log in, or use a personal access token.');
+  return requireUser(db, userId);
+}
+
+export const userHandlers = {
+  async login({ body }, { db, change }) {
+    const identity = body.username.trim();
+    const [user] = await db
+      .select()
+      .from(t.users)
+      .where(identity.includes('@') ? sql`lower(${t.users.email}) = lower(${identity})` : sql`lower(${t.users.username}) = lower(${identity})`);
+    if (!user || !(await verifyPassword(body.password, user.passwordHash))) {
+      if (user) await db.update(t.users).set({ loginAttempts: sql`${t.users.loginAttempts} + 1` }).where(eq(t.users.id, user.id));
+      throw unauthorized(LOGIN_FAILED);
+    }
+    const cookie = await change(async (tx) => {
+      await tx.update(t.users).set({ loginAttempts: 0, seenAt: new Date() }).where(eq(t.users.id, user.id));
+      return startSession(tx, user.id);
+    });
+    return { status: 200, body: describeUser(await requireUser(db, user.id)), headers: { 'set-cookie': cookie } };
+  },
+
+  async logout({ headers }, { db }) {
+    const secret = sessionSecretOf(typeof headers.cookie === 'string' ? headers.cookie : undefined);
+    if (secret) await endSession(db, secret);
+    return { status: 200, body: undefined, headers: { 'set-cookie': clearedSessionCookie() } };
+  },
+
+  async getCurrentUser(_request, { db, caller }) {
+    const user = await callingUser(db, caller.userId, caller.tokenKind);
+    const permissions = caller.grants.map((g) => ({
+      permission: g.permission,
+      ...(g.project !== null && { project: g.project }),
+      ...(g.environment !== null && { environment: g.environment }),
+    }));
+    return { status: 200, body: { user: describeUser(user), permissions } };
+  },
+
+  async changeOwnPassword({ body }, { db, caller }) {
+    const user = await callingUser(db, caller.userId, caller.tokenKind);
+    await setPassword(db, user, body.password);
+    return { status: 200, body: undefined };
+  },
+
+  async getPersonalAccessTokens(_request, { db, caller }) {
+    const user = await callingUser(db, caller.userId, caller.tokenKind);
+    const rows = await db.select().from(t.personalAccessTokens).where(eq(t.personalAccessTokens.userId, user.id)).orderBy(asc(t.personalAccessTokens.id));
+    return { status: 200, body: { pats: rows.map(describePersonalToken) } };
+  },
+
+  async createPersonalAccessToken({ body }, { db, caller, change }) {
+    const user = await callingUser(db, caller.userId, caller.tokenKind);
+    const expiresAt = new Date(body.expiresAt);
+    if (expiresAt.getTime() <= Date.now()) throw badRequest('expiresAt: must be in the future.');
+    const secret = newPersonalTokenSecret();
+    const row = await change(async (tx, record) => {
+      const [inserted] = await tx
+        .insert(t.personalAccessTokens)
+        .values({ secretHash: hashSecret(secret), userId: user.id, description: body.description, expiresAt })
+        .returning();
+      await record({ type: 'pat-created', data: { id: inserted!.id, description: inserted!.description, expiresAt: body.expiresAt, userId: user.id } });
+      return inserted!;
+    });
+    return { status: 201, body: { ...describePersonalToken(row), secret } };
+  },
+
+  async deletePersonalAccessToken({ params }, { db, caller, change }) {
+    const user = await callingUser(db, caller.userId, caller.tokenKind);
+    await change(async (tx, record) => {
+      const [deleted] = await tx
+        .delete(t.personalAccessTokens)
+        .where(and(eq(t.personalAccessTokens.id, params.tokenId), eq(t.personalAccessTokens.userId, user.id)))
+        .returning();
+      if (!deleted) throw notFound(`You have no personal access token with id ${params.tokenId}.`);
+      await record({ type: 'pat-deleted', preData: { id: deleted.id, description: deleted.description, userId: user.id } });
+    });
+    return { status: 200, body: undefined };
+  },
+
+  async getUsers(_request, { db }) {
+    const [users, rootRoles] = await Promise.all([
+      db.select().from(t.users).orderBy(asc(t.users.id)),
+      db.select().from(t.roles).where(inArray(t.roles.type, rootRoleTypes)).orderBy(asc(t.roles.id)),
+    ]);
+    return {
+      status: 200,
+      body: {
+        users: users.map(describeUser),
+        rootRoles: rootRoles.map((r) => ({ id: r.id, type: r.type as 'root', name: r.name, description: r.description, project: null })),
+      },
+    };
+  },
+
+  async createUser({ body }, { change }) {
+    if (!body.email && !body.username) throw badRequest('body: a user needs an email or a username.');
+    const user = await change(async (tx, record) =>
+      insertUser(tx, record, { name: body.name, email: body.email, username: body.username, password: body.password, rootRoleId: await rootRoleId(tx, body.rootRole) }),
+    );
+    return { status: 201, body: describeUser(user), headers: { location: `/api/admin/user-admin/${user.id}` } };
+  },
+
+  async getUser({ params }, { db }) {
+    return { status: 200, body: describeUser(await requireUser(db, params.id)) };
+  },
+
+  async updateUser({ params, body }, { change }) {
+    const user = await change(async (tx, record) => {
+      const before = await requireUser(tx, params.id);
+      if (body.email !== undefined) await assertIdentityFree(tx, { email: body.email }, before.id);
+      const [after] = await tx
+        .update(t.users)
+        .set({
+          ...(body.name !== undefined && { name: body.name }),
+          ...(body.email !== undefined && { email: body.email }),
+          ...(body.rootRole !== undefined && { rootRoleId: await rootRoleId(tx, body.rootRole) }),
+        })
+        .where(eq(t.users.id, before.id))
+        .returning();
+      await record({ type: 'user-updated', data: userEventData(after!), preData: userEventData(before) });
+      return after!;
+    });
+    return { status: 200, body: describeUser(user) };
+  },
+
+  async deleteUser({ params }, { change }) {
+    await change(async (tx, record) => {
+      const user = await requireUser(tx, params.id);
+      await tx.delete(t.users).where(eq(t.users.id, user.id));
+      await record({ type: 'user-deleted', preData: userEventData(user) });
+    });
+    return { status: 200, body: undefined };
+  },
+
+  async changeUserPassword({ params, body }, { db }) {
+    await setPassword(db, await requireUser(db, params.id), body.password);
+    return { status: 200, body: undefined };
+  },
+} satisfies Partial<Handlers>;
