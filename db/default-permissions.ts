@@ -133,18 +133,18 @@ const editorProjectGrants = [
   'CREATE_PROJECT_API_TOKEN', 'DELETE_PROJECT_API_TOKEN', 'READ_PROJECT_API_TOKEN',
 ];
 
+/** The environment permissions the built-in roles hold in one environment (also given to each new environment). */
+export const builtInEnvironmentGrants = (environment: string) =>
+  [ROLE.Editor, ROLE.Owner, ROLE.Member].flatMap((roleId) => environmentGrants.map((permission) => ({ roleId, permission, environment })));
+
 /** The role → permission rows of the built-in roles; environment permissions for each given environment. */
 export function rolePermissionGrants(environments: string[]) {
-  const grant = (roleId: number, names: string[], environment: string | null = null) =>
-    names.map((permission) => ({ roleId, permission, environment }));
-  const perEnvironment = (roleId: number) => environments.flatMap((env) => grant(roleId, environmentGrants, env));
+  const grant = (roleId: number, names: string[]) => names.map((permission) => ({ roleId, permission, environment: null }));
   return [
     ...grant(ROLE.Admin, ['ADMIN']),
     ...grant(ROLE.Editor, [...editorRootGrants, ...editorProjectGrants]),
-    ...perEnvironment(ROLE.Editor),
     ...grant(ROLE.Owner, ownerProjectGrants),
-    ...perEnvironment(ROLE.Owner),
     ...grant(ROLE.Member, memberProjectGrants),
-    ...perEnvironment(ROLE.Member),
+    ...environments.flatMap(builtInEnvironmentGrants),
   ];
 }

@@ -1460,6 +1460,173 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every group with its members */
+        get: operations["getGroups"];
+        put?: never;
+        /** Create a group, optionally with members and a root role */
+        post: operations["createGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/groups/{groupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One group with its members */
+        get: operations["getGroup"];
+        /** Replace a group's name, description, SSO mappings, root role and members */
+        put: operations["updateGroup"];
+        post?: never;
+        /** Delete a group; its members lose the roles they held through it */
+        delete: operations["deleteGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The users and groups holding roles in a project, and the project roles there are */
+        get: operations["getProjectAccess"];
+        put?: never;
+        /** Give each of the users and groups each of the project roles in the project (roles they hold already are kept) */
+        post: operations["addProjectAccess"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/users/{userId}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace the project roles a user holds in the project */
+        put: operations["setProjectUserRoles"];
+        post?: never;
+        /** Remove a user's every role in the project */
+        delete: operations["removeProjectUserRoles"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/groups/{groupId}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace the project roles a group holds in the project */
+        put: operations["setProjectGroupRoles"];
+        post?: never;
+        /** Remove a group's every role in the project */
+        delete: operations["removeProjectGroupRoles"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/flag-creators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every user who created a flag of the project that is not archived */
+        get: operations["getFlagCreators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/favorites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a flag as one of the calling user's favourites */
+        post: operations["favoriteFeature"];
+        /** Remove a flag from the calling user's favourites */
+        delete: operations["unfavoriteFeature"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/favorites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a project as one of the calling user's favourites */
+        post: operations["favoriteProject"];
+        /** Remove a project from the calling user's favourites */
+        delete: operations["unfavoriteProject"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/auth/oidc/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The OpenID Connect settings; the secret is masked */
+        get: operations["getOidcSettings"];
+        put?: never;
+        /**
+         * Configure OpenID Connect as a login provider
+         * @description `defaultRootRoleId` takes precedence over `defaultRootRole`. The secret is stored; answers and events
+         *     show it masked. Records `setting-created` the first time, `setting-updated` after.
+         */
+        post: operations["setOidcSettings"];
+        /** Remove the OpenID Connect settings (records `setting-deleted` when there were some) */
+        delete: operations["deleteOidcSettings"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2340,11 +2507,6 @@ export interface components {
                 }[];
             };
         };
-        SignupTokenUser: {
-            id: number;
-            name: string | null;
-            username: string | null;
-        };
         SignupToken: {
             secret: string;
             /** @description The page where an account is created with the token */
@@ -2357,7 +2519,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             createdBy: string | null;
-            users: components["schemas"]["SignupTokenUser"][] | null;
+            users: components["schemas"]["User"][] | null;
             role: components["schemas"]["Role"];
         };
         SignupTokensEnvelope: {
@@ -2378,6 +2540,130 @@ export interface components {
             name: string;
             username?: string;
             password: string;
+        };
+        GroupMember: {
+            /** Format: date-time */
+            joinedAt: string;
+            createdBy: string | null;
+            user: components["schemas"]["User"];
+        };
+        Group: {
+            id: number;
+            name: string;
+            description: string | null;
+            mappingsSSO: string[];
+            /** @description Root role the members hold through the group */
+            rootRole: number | null;
+            createdBy: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            userCount: number;
+            users: components["schemas"]["GroupMember"][];
+        };
+        GroupsEnvelope: {
+            groups: components["schemas"]["Group"][];
+        };
+        UpsertGroup: {
+            name: string;
+            description?: string | null;
+            mappingsSSO?: string[];
+            rootRole?: number | null;
+            /** @description The members; on update, the whole new member list */
+            users?: {
+                user: {
+                    id: number;
+                };
+            }[];
+        };
+        ProjectAccessGroup: {
+            id: number;
+            name: string;
+            description: string | null;
+            /** Format: date-time */
+            addedAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The first of `roles` */
+            roleId: number;
+            roles: number[];
+            mappingsSSO: string[];
+            rootRole: number | null;
+            createdBy: string | null;
+            scimId: string | null;
+            users: components["schemas"]["GroupMember"][];
+        };
+        ProjectAccessUser: {
+            id: number;
+            name: string | null;
+            email: string | null;
+            username?: string | null;
+            imageUrl: string;
+            /** Format: date-time */
+            addedAt: string;
+            /** @description The first of `roles` */
+            roleId: number;
+            roles: number[];
+        };
+        ProjectAccess: {
+            groups: components["schemas"]["ProjectAccessGroup"][];
+            users: components["schemas"]["ProjectAccessUser"][];
+            roles: components["schemas"]["Role"][];
+        };
+        ProjectRoleIds: number[];
+        AddProjectAccess: {
+            roles: components["schemas"]["ProjectRoleIds"];
+            users?: number[];
+            groups?: number[];
+        };
+        ProjectRoles: {
+            roles: components["schemas"]["ProjectRoleIds"];
+        };
+        FlagCreator: {
+            id: number;
+            /** @description The name */
+            name: string;
+        };
+        /** @enum {string} */
+        OidcRootRoleName: "Viewer" | "Editor" | "Admin";
+        SetOidcSettings: {
+            /**
+             * @description Only true is accepted; to turn OpenID Connect off
+             * @constant
+             */
+            enabled: true;
+            clientId: string;
+            secret: string;
+            /** Format: uri */
+            discoverUrl?: string;
+            autoCreate?: boolean;
+            enableSingleSignOut?: boolean;
+            defaultRootRole?: components["schemas"]["OidcRootRoleName"];
+            defaultRootRoleId?: number;
+            emailDomains?: string;
+            acrValues?: string;
+            /** @enum {string} */
+            idTokenSigningAlgorithm?: "RS256" | "RS384" | "RS512";
+            enableGroupSyncing?: boolean;
+            groupJsonPath?: string;
+            addGroupsScope?: boolean;
+        };
+        OidcSettings: {
+            enabled?: boolean;
+            clientId?: string;
+            /** @description Masked; the stored secret is never shown */
+            secret?: string;
+            discoverUrl?: string;
+            autoCreate?: boolean;
+            enableSingleSignOut?: boolean;
+            defaultRootRole?: components["schemas"]["OidcRootRoleName"];
+            defaultRootRoleId?: number;
+            emailDomains?: string;
+            acrValues?: string;
+            /** @enum {string} */
+            idTokenSigningAlgorithm?: "RS256" | "RS384" | "RS512";
+            enableGroupSyncing?: boolean;
+            groupJsonPath?: string;
+            addGroupsScope?: boolean;
         };
     };
     responses: {
@@ -2459,6 +2745,8 @@ export interface components {
         UserId: number;
         RoleId: number;
         SignupTokenSecret: string;
+        GroupId: number;
+        MemberUserId: number;
     };
     requestBodies: never;
     headers: never;
@@ -5814,6 +6102,500 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups, by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupsEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpsertGroup"];
+            };
+        };
+        responses: {
+            /** @description The group was created */
+            201: {
+                headers: {
+                    /** @description Address of the new group */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                groupId: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                groupId: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpsertGroup"];
+            };
+        };
+        responses: {
+            /** @description The updated group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                groupId: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group was deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getProjectAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's access */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectAccess"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    addProjectAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddProjectAccess"];
+            };
+        };
+        responses: {
+            /** @description The access was added */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    setProjectUserRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                userId: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectRoles"];
+            };
+        };
+        responses: {
+            /** @description The user's roles in the project were replaced */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    removeProjectUserRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                userId: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user no longer holds a role in the project */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    setProjectGroupRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                groupId: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectRoles"];
+            };
+        };
+        responses: {
+            /** @description The group's roles in the project were replaced */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    removeProjectGroupRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                groupId: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group no longer holds a role in the project */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getFlagCreators: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The creators, by id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagCreator"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    favoriteFeature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                featureName: components["parameters"]["FeatureName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag is a favourite (also when it was already) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    unfavoriteFeature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                featureName: components["parameters"]["FeatureName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag is not a favourite (also when it was not) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    favoriteProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project is a favourite (also when it was already) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    unfavoriteProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project is not a favourite (also when it was not) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getOidcSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings (an empty object while none are set) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    setOidcSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetOidcSettings"];
+            };
+        };
+        responses: {
+            /** @description The stored settings, the secret masked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteOidcSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No OpenID Connect settings remain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
 }

@@ -3,6 +3,7 @@ import type { Handlers } from '../generated/handlers.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import { conflict, nameExists } from '../server/errors.js';
+import { builtInEnvironmentGrants } from '../db/default-permissions.js';
 import { attachEnvironments } from './projects.js';
 import { requireEnvironment } from './lookups.js';
 
@@ -70,6 +71,7 @@ export const environmentHandlers = {
         .returning();
       const projects = await tx.select({ id: t.projects.id }).from(t.projects);
       for (const project of projects) await attachEnvironments(tx, project.id, [body.name]);
+      await tx.insert(t.rolePermissions).values(builtInEnvironmentGrants(body.name));
       await record({ type: 'environment-created', environment: body.name, data: environmentData(row!) });
       return describeEnvironment(tx, row!);
     });
@@ -117,6 +119,7 @@ export const environmentHandlers = {
         enabled!.n > 0 && `${enabled!.n} enabled flag(s)`,
       ].filter(Boolean);
       if (uses.length > 0) throw conflict(`The environment "${name}" is in use by ${uses.join(', ')}; remove those first.`);
+      await tx.delete(t.rolePermissions).where(eq(t.rolePermissions.environment, name));
       await tx.delete(t.environments).where(eq(t.environments.name, name));
       await record({ type: 'environment-deleted', environment: name, preData: environmentData(before) });
     });

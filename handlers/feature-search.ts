@@ -1,10 +1,11 @@
-import { and, count, gte, sql } from 'drizzle-orm';
+import { and, count, eq, gte, sql } from 'drizzle-orm';
 import type { Handlers } from '../generated/handlers.js';
 import type { Db } from '../db/connect.js';
 import { isAnyOf } from '../db/any-of.js';
 import { prepared } from '../db/prepared.js';
 import * as t from '../db/schema.js';
 import { describeFeatures, type FeatureRow } from './feature-view.js';
+import { userIdOf } from '../server/caller.js';
 import { currentStages } from './lifecycle.js';
 import { pageOf, searchConditions, searchOrder } from './search-filters.js';
 
@@ -32,14 +33,15 @@ async function recentCounts(db: Db, names: string[]) {
 }
 
 /** Flags in the search shape: the admin shape plus segment names, tag colours, lifecycle, counts and creator. */
-async function describeFound(db: Db, rows: FeatureRow[]) {
+async function describeFound(db: Db, rows: FeatureRow[], userId: number | undefined) {
   if (rows.length === 0) return [];
   const names = rows.map((r) => r.name);
-  const [features, tagTypes, stages, counts] = await Promise.all([
+  const [features, tagTypes, stages, counts, favorites] = await Promise.all([
     describeFeatures(db, rows),
     db.select({ name: t.tagTypes.name, color: t.tagTypes.color }).from(t.tagTypes),
     currentStages(db, names),
     recentCounts(db, names),
+    favoritesAmong(db, names, userId),
   ]);
   const segmentIds = [...new Set(features.flatMap((f) => f.environments.flatMap((e) => e.strategies.flatMap((s) => s.segments))))];
   const segments = segmentIds.length ? await db.select({ id: t.segments.id, name: t.segments.name }).from(t.segments).where(isAnyOf(t.segments.id, segmentIds)) : [];
@@ -53,7 +55,7 @@ async function describeFound(db: Db, rows: FeatureRow[]) {
       description: feature.description,
       type: feature.type,
       project: feature.project,
-      favorite: false,
+      favorite: favorites.has(feature.name),
       createdAt: feature.createdAt,
       stale: feature.stale,
       archivedAt: feature.archivedAt,
@@ -74,8 +76,19 @@ async function describeFound(db: Db, rows: FeatureRow[]) {
   });
 }
 
+/** Which of the flags the user marked as favourites (none for callers that are not users). */
+async function favoritesAmong(db: Db, names: string[], userId: number | undefined): Promise<Set<string>> {
+  if (userId === undefined) return new Set();
+  const rows = await db
+    .select({ name: t.favoriteFeatures.featureName })
+    .from(t.favoriteFeatures)
+    .where(and(eq(t.favoriteFeatures.userId, userId), isAnyOf(t.favoriteFeatures.featureName, names)));
+  return new Set(rows.map((r) => r.name));
+}
+
 export const featureSearchHandlers = {
-  async searchFeatures({ query }, { db }) {
+  async searchFeatures({ query }, { db, caller }) {
+    const userId = userIdOf(caller);
     const where = searchConditions(query);
     const { offset, limit } = pageOf(query);
     // The page stops reading early; counting reads every match, so the two run side by side.
@@ -84,10 +97,10 @@ export const featureSearchHandlers = {
         .select()
         .from(t.features)
         .where(where)
-        .orderBy(...searchOrder(query))
+        .orderBy(...searchOrder(query, userId))
         .limit(limit)
         .offset(offset)
-        .then((rows) => describeFound(db, rows)),
+        .then((rows) => describeFound(db, rows, userId)),
       db
         .select({ total: count() })
         .from(t.features)

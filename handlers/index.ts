@@ -7,13 +7,18 @@ import { dependencyHandlers } from './dependencies.js';
 import { environmentVariantHandlers } from './environment-variants.js';
 import { environmentHandlers } from './environments.js';
 import { eventHandlers } from './events.js';
+import { favoriteHandlers } from './favorites.js';
 import { featureSearchHandlers } from './feature-search.js';
 import { featureStrategyHandlers } from './feature-strategies.js';
 import { featureTagHandlers } from './feature-tags.js';
 import { featureTypeHandlers } from './feature-types.js';
 import { featureHandlers } from './features.js';
+import { flagCreatorHandlers } from './flag-creators.js';
+import { groupHandlers } from './groups.js';
 import { healthHandlers } from './health.js';
 import { lifecycleHandlers } from './lifecycle.js';
+import { oidcSettingHandlers } from './oidc-settings.js';
+import { projectAccessHandlers } from './project-access.js';
 import { projectInsightHandlers } from './project-insights.js';
 import { projectHandlers } from './projects.js';
 import { roleHandlers } from './roles.js';
@@ -50,4 +55,9 @@ export const handlers = {
   ...userHandlers,
   ...roleHandlers,
   ...signupHandlers,
+  ...groupHandlers,
+  ...projectAccessHandlers,
+  ...flagCreatorHandlers,
+  ...favoriteHandlers,
+  ...oidcSettingHandlers,
 } satisfies Handlers;

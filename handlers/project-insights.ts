@@ -101,9 +101,29 @@ async function timesToProduction(db: Db, projectId: string) {
     .orderBy(asc(f.name));
 }
 
-/** Project members are not modelled yet: none, and none added. */
-async function memberStats(_db: Db, _projectId: string, _window: Window) {
-  return { currentMembers: 0, change: 0 };
+/**
+ * Members: distinct users holding a role in the project, directly or through a group; `change` counts those
+ * whose first role there came in the window.
+ */
+async function memberStats(db: Db, projectId: string, window: Window) {
+  const [direct, throughGroups] = await Promise.all([
+    db
+      .select({ userId: t.projectUserRoles.userId, since: t.projectUserRoles.createdAt })
+      .from(t.projectUserRoles)
+      .where(eq(t.projectUserRoles.project, projectId)),
+    db
+      .select({ userId: t.groupUsers.userId, since: sql<Date>`greatest(${t.groupUsers.createdAt}, ${t.projectGroupRoles.createdAt})`.mapWith(t.groupUsers.createdAt) })
+      .from(t.projectGroupRoles)
+      .innerJoin(t.groupUsers, eq(t.groupUsers.groupId, t.projectGroupRoles.groupId))
+      .where(eq(t.projectGroupRoles.project, projectId)),
+  ]);
+  const firstRole = new Map<number, Date>();
+  for (const { userId, since } of [...direct, ...throughGroups]) {
+    const known = firstRole.get(userId);
+    if (!known || since < known) firstRole.set(userId, since);
+  }
+  const change = [...firstRole.values()].filter((since) => since > window.from).length;
+  return { currentMembers: firstRole.size, change };
 }
 
 export const projectInsightHandlers = {

@@ -139,8 +139,20 @@ const sortColumns: Record<string, SQL> = {
   lastSeenAt: sql`${f.lastSeenAt}`,
 };
 
-/** The order of the results: the asked sort first (nulls last), then oldest first, then by name. */
-export function searchOrder(query: SearchQuery): SQL[] {
+/** Whether the user marked the flag as a favourite. */
+export const isFavoriteOf = (userId: number) =>
+  sql`exists (select 1 from ${t.favoriteFeatures} where ${t.favoriteFeatures.userId} = ${userId} and ${t.favoriteFeatures.featureName} = ${f.name})`;
+
+/**
+ * The order of the results: the user's favourites first when asked (and a user asks), then the asked sort
+ * (nulls last), then oldest first, then by name.
+ */
+export function searchOrder(query: SearchQuery, userId: number | undefined): SQL[] {
+  const favoritesFirst = query.favoritesFirst === 'true' && userId !== undefined ? [sql`${isFavoriteOf(userId)} desc`] : [];
+  return [...favoritesFirst, ...askedOrder(query)];
+}
+
+function askedOrder(query: SearchQuery): SQL[] {
   const direction = query.sortOrder === 'desc' ? sql`desc` : sql`asc`;
   const sortBy = query.sortBy ?? 'createdAt';
   const environment = sortBy.startsWith('environment:') ? sortBy.slice('environment:'.length) : undefined;

@@ -19,7 +19,7 @@ const SIGNUP_ROLE = 'Viewer';
 
 type TokenRow = typeof t.publicSignupTokens.$inferSelect;
 type RoleRow = { id: number; name: string; type: string; description: string };
-type TokenUser = { id: number; name: string | null; username: string | null };
+type TokenUser = ReturnType<typeof describeUser>;
 
 const inviteUrl = (secret: string) => `${PUBLIC_BASE_URL}/new-user?invite=${encodeURIComponent(secret)}`;
 
@@ -53,12 +53,12 @@ async function usersOf(db: Db, secrets: string[]): Promise<Map<string, TokenUser
   const bySecret = new Map<string, TokenUser[]>(secrets.map((secret) => [secret, []]));
   if (secrets.length === 0) return bySecret;
   const rows = await db
-    .select({ secret: t.publicSignupTokenUsers.secret, id: t.users.id, name: t.users.name, username: t.users.username })
+    .select({ secret: t.publicSignupTokenUsers.secret, user: t.users })
     .from(t.publicSignupTokenUsers)
     .innerJoin(t.users, eq(t.users.id, t.publicSignupTokenUsers.userId))
     .where(inArray(t.publicSignupTokenUsers.secret, secrets))
     .orderBy(asc(t.publicSignupTokenUsers.createdAt), asc(t.users.id));
-  for (const { secret, ...user } of rows) bySecret.get(secret)!.push(user);
+  for (const { secret, user } of rows) bySecret.get(secret)!.push(describeUser(user));
   return bySecret;
 }
 

@@ -24,6 +24,10 @@ export interface Caller {
 /** The service itself: writes no user asked for (batched metrics, public signup). */
 export const systemCaller: Caller = { name: 'unleash_system_user', userId: -1337, tokenKind: null, projects: ['*'], environment: '*', grants: [] };
 
+/** The id of the user calling (by session or personal access token); undefined for tokens and the service. */
+export const userIdOf = (caller: Caller): number | undefined =>
+  caller.tokenKind === null && caller.userId !== null && caller.userId > 0 ? caller.userId : undefined;
+
 export interface PermissionScope {
   project?: string | undefined;
   environment?: string | undefined;

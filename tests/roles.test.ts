@@ -454,3 +454,22 @@ describe('the permission listing', () => {
     expect(grants(role)).toEqual([['UPDATE_FEATURE_ENVIRONMENT', environment]]);
   });
 });
+
+describe('environments and the built-in roles', () => {
+  const environmentGrants = (role: RoleWithPermissions, environment: string) =>
+    grants(role).filter(([, env]) => env === environment).map(([name]) => name).sort();
+  const FIVE = ['CREATE_FEATURE_STRATEGY', 'DELETE_FEATURE_STRATEGY', 'UPDATE_FEATURE_ENVIRONMENT', 'UPDATE_FEATURE_ENVIRONMENT_VARIANTS', 'UPDATE_FEATURE_STRATEGY'];
+
+  it('gives Editor, Owner and Member the environment permissions of a new environment, and drops them with it', async () => {
+    const environment = unique('qa');
+    const created = await app.admin.POST('/api/admin/environments', { body: { name: environment, type: 'test' } });
+    expect(created.response.status).toBe(201);
+    for (const id of [2, 4, 5]) expect(environmentGrants(await getRole(id), environment)).toEqual(FIVE);
+    for (const id of [1, 3, 6]) expect(environmentGrants(await getRole(id), environment)).toEqual([]);
+
+    const custom = await createRole({ name: unique('qa-role'), type: 'custom', permissions: [{ name: 'UPDATE_FEATURE_ENVIRONMENT', environment }] });
+    const deleted = await app.admin.DELETE('/api/admin/environments/{environment}', { params: { path: { environment } } });
+    expect(deleted.response.status).toBe(200);
+    for (const id of [2, 4, 5, custom.id]) expect(environmentGrants(await getRole(id), environment)).toEqual([]);
+  });
+});

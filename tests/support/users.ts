@@ -1,0 +1,32 @@
+import { expect } from 'vitest';
+import { call, type TestApp } from './app.js';
+
+export const USER_PASSWORD = 'Correct-Horse-42';
+
+export interface TestUser {
+  id: number;
+  email: string;
+  /** A `cookie` header value carrying the user's session. */
+  cookie: string;
+}
+
+let counter = 0;
+
+/** Creates a user with the root role (by admin token) and logs them in. */
+export async function userWithSession(app: TestApp, rootRole: string | number, prefix = 'user'): Promise<TestUser> {
+  const email = `${prefix}-${++counter}-${Date.now()}@example.com`;
+  const created = await call(app, 'POST', '/api/admin/user-admin', { body: { email, password: USER_PASSWORD, rootRole } });
+  expect(created.status, created.text).toBe(201);
+  return { id: created.json.id, email, cookie: await sessionOf(app, email) };
+}
+
+/** Logs in and answers the session cookie as a `cookie` header value. */
+export async function sessionOf(app: TestApp, username: string, password = USER_PASSWORD): Promise<string> {
+  const login = await call(app, 'POST', '/auth/simple/login', { token: null, body: { username, password } });
+  expect(login.status, login.text).toBe(200);
+  const setCookie = [login.headers['set-cookie']].flat()[0]!;
+  return setCookie.split(';')[0]!;
+}
+
+/** Options for `call` that act as the user's session. */
+export const as = (user: TestUser) => ({ token: null, headers: { cookie: user.cookie } });
