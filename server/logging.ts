@@ -3,7 +3,7 @@ import { pino, type Logger } from 'pino';
 import type { AppConfig } from './config.js';
 
 // Path segments that carry a credential: never written to a log line.
-const secretInPath = /(api-tokens\/+)[^/?]+/g;
+const secretInPath = /((?:api-tokens|invite-link\/tokens|invite)\/+)[^/?]+/g;
 
 export const redactUrl = (url: string) => url.replace(secretInPath, '$1[redacted]');
 

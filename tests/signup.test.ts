@@ -349,6 +349,17 @@ describe('signing up with a token (public)', () => {
     expect(Object.keys(response.json)).not.toContain('passwordHash');
   });
 
+  it('keeps the token secret out of the log lines of the requests that carry it in their path', async () => {
+    const token = await createToken();
+    await call(app, 'GET', `/invite/${token.secret}/validate`, { token: null });
+    await signUp(token.secret, newcomer());
+    await call(app, 'GET', `/api/admin/invite-link/tokens/${token.secret}`);
+    await call(app, 'PUT', `/api/admin/invite-link/tokens/${token.secret}`, { body: { enabled: false } });
+    const requestLines = app.logs.filter((line) => line.includes('invite'));
+    expect(requestLines.length).toBeGreaterThanOrEqual(4);
+    for (const line of app.logs) expect(line).not.toContain(token.secret);
+  });
+
   describe('refuses an unusable token with 400 and creates nobody', () => {
     async function expectRefused(secret: string, reason: RegExp) {
       const body = newcomer();
