@@ -1,6 +1,8 @@
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { operationTable, type OperationId } from '../generated/operations.js';
 import type { Db } from '../db/connect.js';
+import * as t from '../db/schema.js';
 import { holdsAny, missingPermissionMessage, systemCaller, type Caller, type PermissionScope } from './caller.js';
 import type { AuthType } from './config.js';
 import { forbidden, unauthorized } from './errors.js';
@@ -43,12 +45,21 @@ export function registerAuth(app: FastifyInstance, tokens: TokenCache, authType:
   app.addHook('preValidation', async (request) => {
     const operation = request.operation;
     if (!operation || operation.public || !request.caller) return;
-    const scope = {
+    const scope: PermissionScope = {
       project: stringField(request.params, 'projectId') ?? stringField(request.body, 'project'),
       environment: stringField(request.params, 'environment') ?? stringField(request.body, 'environment'),
     };
+    if (holdsAny(request.caller, operation.permissions, scope)) return;
+    // Paths that name a flag but not its project (tags, archive) are in the flag's project.
+    const featureName = stringField(request.params, 'featureName');
+    if (scope.project === undefined && featureName !== undefined) scope.project = await projectOfFeature(db, featureName);
     authorize(request.caller, operation.permissions, scope);
   });
+}
+
+async function projectOfFeature(db: Db, name: string): Promise<string | undefined> {
+  const [row] = await db.select({ project: t.features.project }).from(t.features).where(eq(t.features.name, name));
+  return row?.project;
 }
 
 /** On the admin API a user may call too: with a personal access token, or with a session cookie and no token. */

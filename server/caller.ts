@@ -38,8 +38,8 @@ export const NONE = 'NONE';
 /** The client API: client tokens, and callers who may do everything. */
 export const CLIENT = 'CLIENT';
 
-const matches = (held: string | null, wanted: string | undefined) =>
-  held === null || held === '*' || wanted === undefined || held === wanted;
+/** A grant limited to one project or environment counts only where the operation names that one. */
+const matches = (held: string | null, wanted: string | undefined) => held === null || held === '*' || held === wanted;
 
 /** Whether the caller holds `permission` in `scope`. ADMIN satisfies everything. */
 export function holds(caller: Caller, permission: string, scope: PermissionScope = {}): boolean {

@@ -11,6 +11,8 @@ const unique = uniqueNames();
 const P = 'matrix';
 /** A flag of P that the environment operations switch on. */
 const FLAG = 'matrix-flag';
+/** A flag of the default project, where the Member holds nothing. */
+const DEFAULT_FLAG = 'matrix-default-flag';
 
 type Credential = { token: string | null; headers?: Record<string, string> };
 const callers: Record<string, Credential> = {};
@@ -25,6 +27,7 @@ beforeAll(async () => {
   app = await startTestApp();
   await created(call(app, 'POST', '/api/admin/projects', { body: { id: P, name: 'Matrix' } }));
   await created(call(app, 'POST', `/api/admin/projects/${P}/features`, { body: { name: FLAG } }));
+  await created(call(app, 'POST', '/api/admin/projects/default/features', { body: { name: DEFAULT_FLAG } }));
   const devOnly = await created(
     call(app, 'POST', '/api/admin/roles', {
       body: { name: 'development switcher', type: 'custom', permissions: [{ name: 'UPDATE_FEATURE_ENVIRONMENT', environment: 'development' }] },
@@ -39,6 +42,11 @@ beforeAll(async () => {
   const switcher = await userWithSession(app, 'Viewer');
   await created(call(app, 'PUT', `/api/admin/projects/${P}/users/${switcher.id}/roles`, { body: { roles: [devOnly.id] } }));
   callers['development-only role in P'] = session(switcher.cookie);
+  const editor = await userWithSession(app, 'Editor');
+  const pat = await created(
+    call(app, 'POST', '/api/admin/user/tokens', { ...session(editor.cookie), body: { description: 'matrix', expiresAt: '2099-01-01T00:00:00.000Z' } }),
+  );
+  callers["Editor's personal access token"] = { token: pat.secret };
 
   callers['admin token'] = { token: app.adminToken };
   const clientToken = await created(call(app, 'POST', '/api/admin/api-tokens', { body: { tokenName: 'matrix-client', type: 'client', environment: 'development' } }));
@@ -63,6 +71,13 @@ const operations: Record<string, Operation> = {
   'create a flag in default': { method: 'POST', path: '/api/admin/projects/default/features', body: () => ({ name: unique('in-default') }), permission: 'CREATE_FEATURE' },
   'enable in development': { method: 'POST', path: `/api/admin/projects/${P}/features/${FLAG}/environments/development/on`, permission: 'UPDATE_FEATURE_ENVIRONMENT' },
   'enable in production': { method: 'POST', path: `/api/admin/projects/${P}/features/${FLAG}/environments/production/on`, permission: 'UPDATE_FEATURE_ENVIRONMENT' },
+  'tag a flag of P': { method: 'POST', path: `/api/admin/features/${FLAG}/tags`, body: () => ({ type: 'simple', value: unique('tag') }), permission: 'UPDATE_FEATURE' },
+  'tag a flag of default': {
+    method: 'POST',
+    path: `/api/admin/features/${DEFAULT_FLAG}/tags`,
+    body: () => ({ type: 'simple', value: unique('tag') }),
+    permission: 'UPDATE_FEATURE',
+  },
   'create a tag type': { method: 'POST', path: '/api/admin/tag-types', body: () => ({ name: unique('tagtype') }), permission: 'CREATE_TAG_TYPE' },
   'create a context field': { method: 'POST', path: '/api/admin/context', body: () => ({ name: unique('field') }), permission: 'CREATE_CONTEXT_FIELD' },
   'create a segment': { method: 'POST', path: '/api/admin/segments', body: () => ({ name: unique('segment'), constraints: [] }), permission: 'CREATE_SEGMENT' },
@@ -81,14 +96,15 @@ const Y = 'allowed';
 const N = 'denied';
 // Columns follow `operations` in order.
 const expected: Record<string, string[]> = {
-  Viewer: [Y, N, N, N, N, N, N, N, N, N, N, N],
-  Editor: [Y, Y, Y, Y, Y, Y, Y, Y, Y, N, N, N],
-  Admin: [Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y],
-  'Member of P': [Y, Y, N, Y, Y, N, N, N, N, N, N, N],
-  'development-only role in P': [Y, N, N, Y, N, N, N, N, N, N, N, N],
-  'admin token': [Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y],
-  'client token': [N, N, N, N, N, N, N, N, N, N, N, N],
-  'client token scoped to P': [N, N, N, N, N, N, N, N, N, N, N, N],
+  Viewer: [Y, N, N, N, N, N, N, N, N, N, N, N, N, N],
+  Editor: [Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, N, N, N],
+  "Editor's personal access token": [Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, N, N, N],
+  Admin: [Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y],
+  'Member of P': [Y, Y, N, Y, Y, Y, N, N, N, N, N, N, N, N],
+  'development-only role in P': [Y, N, N, Y, N, N, N, N, N, N, N, N, N, N],
+  'admin token': [Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y],
+  'client token': [N, N, N, N, N, N, N, N, N, N, N, N, N, N],
+  'client token scoped to P': [N, N, N, N, N, N, N, N, N, N, N, N, N, N],
 };
 
 const rows = Object.entries(expected).flatMap(([caller, outcomes]) =>
@@ -109,7 +125,7 @@ describe('the access matrix', () => {
     } else {
       const error = expectError(response, 403, 'NoAccessError');
       // Tokens that are not for the admin API are told so; users are told the permission they lack.
-      if (!caller.includes('token')) expect(error.message).toContain(op.permission);
+      if (!/(client|admin) token/.test(caller)) expect(error.message).toContain(op.permission);
     }
   });
 });
