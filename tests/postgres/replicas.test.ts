@@ -59,6 +59,23 @@ describe('two instances on one PostgreSQL database', () => {
   });
 });
 
+describe('users across instances', () => {
+  it('creates the admin user once: the second start finds it and generates no password', () => {
+    expect(first.createdAdminPassword).toEqual(expect.any(String));
+    expect(second.createdAdminPassword).toBeUndefined();
+  });
+
+  it('accepts on one instance a session opened on the other, and ends it on both at logout', async () => {
+    const login = await call(first, 'POST', '/auth/simple/login', { token: null, body: { username: 'admin', password: first.createdAdminPassword! } });
+    expect(login.status, login.text).toBe(200);
+    const cookie = [login.headers['set-cookie']].flat()[0]!.split(';')[0]!;
+    const asSession = { token: null, headers: { cookie } };
+    expect((await call(second, 'GET', '/api/admin/projects', asSession)).status).toBe(200);
+    expect((await call(second, 'POST', '/logout', asSession)).status).toBe(200);
+    expect((await call(first, 'GET', '/api/admin/projects', asSession)).status).toBe(401);
+  });
+});
+
 describe('when a notification is lost', () => {
   it('still serves a change written without one, found by polling', async () => {
     await admin(first, 'POST', '/api/admin/projects/default/features', { name: 'silent.flag' });

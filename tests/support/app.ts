@@ -61,6 +61,8 @@ export interface TestAppOptions {
   metricsFlushMs?: number;
   /** Login attempts per minute and address; high by default so that only the rate-limit test meets the limit. */
   loginLimitPerMinute?: number;
+  /** The user created when none exists (UNLEASH_DEFAULT_ADMIN_USERNAME and _PASSWORD). */
+  defaultAdmin?: AppConfig['defaultAdmin'];
 }
 
 /** Builds and starts the service on this file's database, on a free port. Closed after the file. */
@@ -86,6 +88,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logLevel: 'info',
     metricsFlushMs: options.metricsFlushMs ?? 200,
     loginLimitPerMinute: options.loginLimitPerMinute ?? 10_000,
+    ...(options.defaultAdmin && { defaultAdmin: options.defaultAdmin }),
     logStream,
   };
   const { app, createdAdminToken, createdAdminPassword, db } = await buildApp(config);

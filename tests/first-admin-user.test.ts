@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { call, startTestApp, type TestApp } from './support/app.js';
+
+const ADMIN_ROLE_ID = 1;
+
+// On PostgreSQL every app of this file shares one database: a test that needs a start without any user
+// deletes the users the previous start made.
+async function deleteEveryUser(app: TestApp) {
+  const list = await call(app, 'GET', '/api/admin/user-admin');
+  for (const user of list.json.users as { id: number }[]) {
+    const deleted = await call(app, 'DELETE', `/api/admin/user-admin/${user.id}`);
+    expect(deleted.status, deleted.text).toBe(200);
+  }
+}
+
+const login = (app: TestApp, username: string, password: string) =>
+  call(app, 'POST', '/auth/simple/login', { token: null, body: { username, password } });
+
+describe('the admin user of a start without users', () => {
+  let first: TestApp;
+
+  it('is created as "admin" with the Admin role and a generated password that logs in and is never logged', async () => {
+    first = await startTestApp();
+    const password = first.createdAdminPassword!;
+    expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+
+    const answer = await login(first, 'admin', password);
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.json).toMatchObject({ username: 'admin', rootRole: ADMIN_ROLE_ID });
+    expect(answer.text).not.toContain(password);
+    for (const line of first.logs) expect(line).not.toContain(password);
+  });
+
+  it('takes the configured username and password instead of generating one', async () => {
+    await deleteEveryUser(first);
+    const app = await startTestApp({ defaultAdmin: { username: 'root-person', password: 'Configured-Secret-77' } });
+    expect(app.createdAdminPassword).toBeUndefined();
+    const answer = await login(app, 'root-person', 'Configured-Secret-77');
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.json.rootRole).toBe(ADMIN_ROLE_ID);
+    expect((await login(app, 'admin', 'Configured-Secret-77')).status).toBe(401);
+    await deleteEveryUser(app);
+  });
+
+  it('refuses to start with a configured password that breaks the policy, naming the variable', async () => {
+    await expect(startTestApp({ defaultAdmin: { username: 'admin', password: 'short' } })).rejects.toThrow(/UNLEASH_DEFAULT_ADMIN_PASSWORD/);
+    await expect(startTestApp({ defaultAdmin: { username: 'admin', password: 'password123' } })).rejects.toThrow(/common/);
+  });
+});
