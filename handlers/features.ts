@@ -4,6 +4,7 @@ import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import type { RecordEvent } from '../server/events.js';
 import { badRequest, conflict, nameExists, notFound } from '../server/errors.js';
+import { authorize } from '../server/auth.js';
 import { describeFeature, describeFeatures, featureMetadata, requireActiveFeature, requireFeature, type FeatureRow } from './feature-view.js';
 import { applyJsonPatch } from './json-patch.js';
 import { enterStage, leaveStage } from './lifecycle.js';
@@ -191,11 +192,12 @@ export const featureHandlers = {
     return { status: 202, body: undefined };
   },
 
-  async changeFeatureProject({ params, body }, { change }) {
+  async changeFeatureProject({ params, body }, { caller, change }) {
     await change(async (tx, record) => {
       await requireProject(tx, params.projectId);
       const row = await requireActiveFeature(tx, params.projectId, params.featureName);
       await requireProject(tx, body.newProjectId);
+      authorize(caller, ['MOVE_FEATURE_TOGGLE'], { project: body.newProjectId });
       if (body.newProjectId === row.project) return;
       const dependencies = await tx
         .select()

@@ -253,6 +253,23 @@ describe('project access', () => {
     expectError(await call(app, 'POST', '/api/admin/projects/default/access', { ...as(owner), body }), 403, 'NoAccessError');
   });
 
+  it('moves a flag only for a user who may move flags in both projects', async () => {
+    const [from, to] = [await newProject(), await newProject()];
+    const owner = await userWithSession(app, 'Viewer');
+    await setUserRoles(from, owner.id, [OWNER]);
+    const flag = (await createFlagAs(owner, from)).json.name;
+    const move = () => call(app, 'POST', `/api/admin/projects/${from}/features/${flag}/changeProject`, { ...as(owner), body: { newProjectId: to } });
+
+    const since = await latestEventId();
+    expect(expectError(await move(), 403, 'NoAccessError').message).toContain('MOVE_FEATURE_TOGGLE');
+    expect(await eventsSince(since)).toEqual([]);
+    expect((await call(app, 'GET', `/api/admin/projects/${from}/features/${flag}`)).status).toBe(200);
+
+    await setUserRoles(to, owner.id, [OWNER]);
+    expect((await move()).status).toBe(200);
+    expect((await call(app, 'GET', `/api/admin/projects/${to}/features/${flag}`)).status).toBe(200);
+  });
+
   it('feeds the members of the project insights: distinct users, directly or through groups', async () => {
     const project = await newProject();
     const [a, b, c] = [await userWithSession(app, 'Viewer'), await userWithSession(app, 'Viewer'), await userWithSession(app, 'Viewer')];
