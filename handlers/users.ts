@@ -55,7 +55,7 @@ export const userHandlers = {
       .select()
       .from(t.users)
       .where(identity.includes('@') ? sql`lower(${t.users.email}) = lower(${identity})` : sql`lower(${t.users.username}) = lower(${identity})`);
-    if (!user || !(await verifyPassword(body.password, user.passwordHash))) {
+    if (!(await verifyPassword(body.password, user?.passwordHash)) || !user) {
       if (user) await db.update(t.users).set({ loginAttempts: sql`${t.users.loginAttempts} + 1` }).where(eq(t.users.id, user.id));
       throw unauthorized(LOGIN_FAILED);
     }

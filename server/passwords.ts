@@ -15,9 +15,16 @@ export async function hashPassword(password: string): Promise<string> {
   return `scrypt$${COST.N}$${salt.toString('hex')}$${key.toString('hex')}`;
 }
 
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+/**
+ * Whether the password matches the stored hash. Without a usable hash (no such user, no password set) it
+ * still spends one scrypt, so that the answer's timing does not tell which accounts exist.
+ */
+export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
   const [scheme, n, saltHex, keyHex] = (stored ?? '').split('$');
-  if (scheme !== 'scrypt' || !n || !saltHex || !keyHex) return false;
+  if (scheme !== 'scrypt' || !n || !saltHex || !keyHex) {
+    await scrypt(password, 'no account', KEY_LENGTH, COST);
+    return false;
+  }
   const expected = Buffer.from(keyHex, 'hex');
   const key = await scrypt(password, Buffer.from(saltHex, 'hex'), expected.length, { ...COST, N: Number(n) });
   return timingSafeEqual(key, expected);
