@@ -1220,7 +1220,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The calling user and the permissions they hold */
+        /**
+         * The calling user and the permissions they hold
+         * @description For users (a session or a personal access token); an API token is not a user and gets 400.
+         */
         get: operations["getCurrentUser"];
         put?: never;
         post?: never;
@@ -5519,6 +5522,7 @@ export interface operations {
                     "application/json": components["schemas"]["CurrentUser"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
         };

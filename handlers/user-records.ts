@@ -63,14 +63,14 @@ export interface NewUser {
 /** Creates a user after checking identity and password rules; records `user-created`. */
 export async function insertUser(tx: Db, record: RecordEvent, user: NewUser): Promise<UserRow> {
   await assertIdentityFree(tx, user);
-  if (user.password) assertPasswordPolicy(user.password);
+  if (user.password !== undefined && user.password !== null) assertPasswordPolicy(user.password);
   const [row] = await tx
     .insert(t.users)
     .values({
       name: user.name ?? null,
       email: user.email ?? null,
       username: user.username ?? null,
-      passwordHash: user.password ? await hashPassword(user.password) : null,
+      passwordHash: user.password != null ? await hashPassword(user.password) : null,
       rootRoleId: user.rootRoleId,
     })
     .returning();

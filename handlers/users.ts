@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { components } from '../generated/api.js';
 import type { Handlers } from '../generated/handlers.js';
 import type { Db } from '../db/connect.js';
@@ -23,14 +23,15 @@ async function rootRoleId(db: Db, ref: RootRoleRef): Promise<number> {
   return role.id;
 }
 
-/** Ends every session of the user, so that a changed password or a deletion takes effect at once. */
-const endSessionsOf = (db: Db, userId: number) => db.delete(t.sessions).where(eq(t.sessions.userId, userId));
-
-async function setPassword(db: Db, user: UserRow, password: string) {
+/** Sets the password and ends the user's sessions, except the one that asked (a user changing their own). */
+async function setPassword(db: Db, user: UserRow, password: string, keptSession?: string) {
   assertPasswordPolicy(password);
   await db.update(t.users).set({ passwordHash: await hashPassword(password) }).where(eq(t.users.id, user.id));
-  await endSessionsOf(db, user.id);
+  const others = keptSession ? ne(t.sessions.idHash, hashSecret(keptSession)) : undefined;
+  await db.delete(t.sessions).where(and(eq(t.sessions.userId, user.id), others));
 }
+
+const cookieHeaderOf = (headers: Record<string, unknown>) => (typeof headers.cookie === 'string' ? headers.cookie : undefined);
 
 const LOGIN_FAILED = 'The username or email and password you gave do not match an account.';
 
@@ -67,7 +68,7 @@ export const userHandlers = {
   },
 
   async logout({ headers }, { db }) {
-    const secret = sessionSecretOf(typeof headers.cookie === 'string' ? headers.cookie : undefined);
+    const secret = sessionSecretOf(cookieHeaderOf(headers));
     if (secret) await endSession(db, secret);
     return { status: 200, body: undefined, headers: { 'set-cookie': clearedSessionCookie() } };
   },
@@ -82,9 +83,9 @@ export const userHandlers = {
     return { status: 200, body: { user: describeUser(user), permissions } };
   },
 
-  async changeOwnPassword({ body }, { db, caller }) {
+  async changeOwnPassword({ body, headers }, { db, caller }) {
     const user = await callingUser(db, caller.userId, caller.tokenKind);
-    await setPassword(db, user, body.password);
+    await setPassword(db, user, body.password, sessionSecretOf(cookieHeaderOf(headers)));
     return { status: 200, body: undefined };
   },
 
@@ -153,15 +154,13 @@ export const userHandlers = {
     const user = await change(async (tx, record) => {
       const before = await requireUser(tx, params.id);
       if (body.email !== undefined) await assertIdentityFree(tx, { email: body.email }, before.id);
-      const [after] = await tx
-        .update(t.users)
-        .set({
-          ...(body.name !== undefined && { name: body.name }),
-          ...(body.email !== undefined && { email: body.email }),
-          ...(body.rootRole !== undefined && { rootRoleId: await rootRoleId(tx, body.rootRole) }),
-        })
-        .where(eq(t.users.id, before.id))
-        .returning();
+      const changes = {
+        ...(body.name !== undefined && { name: body.name }),
+        ...(body.email !== undefined && { email: body.email }),
+        ...(body.rootRole !== undefined && { rootRoleId: await rootRoleId(tx, body.rootRole) }),
+      };
+      if (Object.keys(changes).length === 0) return before;
+      const [after] = await tx.update(t.users).set(changes).where(eq(t.users.id, before.id)).returning();
       await record({ type: 'user-updated', data: userEventData(after!), preData: userEventData(before) });
       return after!;
     });
