@@ -89,7 +89,10 @@ export const roleRows = [
   { name: 'Reader', type: 'project', description: 'Users with the project reader role can only read project resources.' },
 ];
 
-const ROLE = { Admin: 1, Editor: 2, Owner: 4, Member: 5 } as const;
+export const ROLE = { Admin: 1, Editor: 2, Viewer: 3, Owner: 4, Member: 5, Reader: 6 } as const;
+
+/** The project where a root role's project and environment permissions apply (Editor's flag work), as in Unleash. */
+export const ROOT_ROLE_PROJECT = 'default';
 
 const environmentGrants = [
   'CREATE_FEATURE_STRATEGY',

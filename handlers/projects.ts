@@ -1,7 +1,9 @@
 import { and, asc, count, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { Handlers } from '../generated/handlers.js';
 import type { Db } from '../db/connect.js';
+import { ROLE } from '../db/default-permissions.js';
 import * as t from '../db/schema.js';
+import { userIdOf } from '../server/caller.js';
 import { badRequest, conflict, nameExists, notFound } from '../server/errors.js';
 import { requireEnvironment, requireProject } from './lookups.js';
 
@@ -64,7 +66,7 @@ export const projectHandlers = {
     return { status: 200, body: await describeProject(db, await requireProject(db, params.projectId)) };
   },
 
-  async createProject({ body }, { change }) {
+  async createProject({ body }, { caller, change }) {
     const project = await change(async (tx, record) => {
       const [existing] = await tx.select({ id: t.projects.id }).from(t.projects).where(eq(t.projects.id, body.id));
       if (existing) throw nameExists(`A project with id "${body.id}" already exists.`);
@@ -90,6 +92,9 @@ export const projectHandlers = {
         })
         .returning();
       await attachEnvironments(tx, body.id, environments);
+      // As in Unleash, the user who creates a project becomes its Owner.
+      const creator = userIdOf(caller);
+      if (creator !== undefined) await tx.insert(t.projectUserRoles).values({ userId: creator, project: body.id, roleId: ROLE.Owner });
       const described = await describeProject(tx, row!);
       await record({ type: 'project-created', project: body.id, data: described });
       return described;

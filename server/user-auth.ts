@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gt } from 'drizzle-orm';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { Db } from '../db/connect.js';
+import { ROOT_ROLE_PROJECT } from '../db/default-permissions.js';
 import * as t from '../db/schema.js';
 import type { Caller, Grant } from './caller.js';
 import { assertPasswordPolicy, generatePassword, hashPassword } from './passwords.js';
@@ -18,13 +19,15 @@ type UserRow = typeof t.users.$inferSelect;
 /** The permissions a user holds: root role and group root roles everywhere, project roles in their project. */
 async function grantsOf(db: Db, user: UserRow): Promise<Grant[]> {
   const rp = t.rolePermissions;
+  const rootGrant = { permission: rp.permission, environment: rp.environment, type: t.permissions.type };
   const [rootGrants, groupRootGrants, projectGrants, groupProjectGrants] = await Promise.all([
-    db.select({ permission: rp.permission, environment: rp.environment }).from(rp).where(eq(rp.roleId, user.rootRoleId)),
+    db.select(rootGrant).from(rp).innerJoin(t.permissions, eq(t.permissions.name, rp.permission)).where(eq(rp.roleId, user.rootRoleId)),
     db
-      .select({ permission: rp.permission, environment: rp.environment })
+      .select(rootGrant)
       .from(t.groupUsers)
       .innerJoin(t.groups, eq(t.groups.id, t.groupUsers.groupId))
       .innerJoin(rp, eq(rp.roleId, t.groups.rootRoleId))
+      .innerJoin(t.permissions, eq(t.permissions.name, rp.permission))
       .where(eq(t.groupUsers.userId, user.id)),
     db
       .select({ permission: rp.permission, environment: rp.environment, project: t.projectUserRoles.project })
@@ -39,7 +42,11 @@ async function grantsOf(db: Db, user: UserRow): Promise<Grant[]> {
       .where(eq(t.groupUsers.userId, user.id)),
   ]);
   return [
-    ...[...rootGrants, ...groupRootGrants].map((g) => ({ ...g, project: null })),
+    ...[...rootGrants, ...groupRootGrants].map(({ permission, environment, type }) => ({
+      permission,
+      environment,
+      project: type === 'root' ? null : ROOT_ROLE_PROJECT,
+    })),
     ...projectGrants,
     ...groupProjectGrants,
   ];

@@ -71,6 +71,11 @@ const operations: Record<string, Operation> = {
   'create a flag in default': { method: 'POST', path: '/api/admin/projects/default/features', body: () => ({ name: unique('in-default') }), permission: 'CREATE_FEATURE' },
   'enable in development': { method: 'POST', path: `/api/admin/projects/${P}/features/${FLAG}/environments/development/on`, permission: 'UPDATE_FEATURE_ENVIRONMENT' },
   'enable in production': { method: 'POST', path: `/api/admin/projects/${P}/features/${FLAG}/environments/production/on`, permission: 'UPDATE_FEATURE_ENVIRONMENT' },
+  'enable a flag of default in production': {
+    method: 'POST',
+    path: `/api/admin/projects/default/features/${DEFAULT_FLAG}/environments/production/on`,
+    permission: 'UPDATE_FEATURE_ENVIRONMENT',
+  },
   'tag a flag of P': { method: 'POST', path: `/api/admin/features/${FLAG}/tags`, body: () => ({ type: 'simple', value: unique('tag') }), permission: 'UPDATE_FEATURE' },
   'tag a flag of default': {
     method: 'POST',
@@ -96,15 +101,16 @@ const Y = 'allowed';
 const N = 'denied';
 // Columns follow `operations` in order.
 const expected: Record<string, string[]> = {
-  Viewer: [Y, N, N, N, N, N, N, N, N, N, N, N, N, N],
-  Editor: [Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, N, N, N],
-  "Editor's personal access token": [Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, N, N, N],
-  Admin: [Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y],
-  'Member of P': [Y, Y, N, Y, Y, Y, N, N, N, N, N, N, N, N],
-  'development-only role in P': [Y, N, N, Y, N, N, N, N, N, N, N, N, N, N],
-  'admin token': [Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y],
-  'client token': [N, N, N, N, N, N, N, N, N, N, N, N, N, N],
-  'client token scoped to P': [N, N, N, N, N, N, N, N, N, N, N, N, N, N],
+  Viewer: [Y, N, N, N, N, N, N, N, N, N, N, N, N, N, N],
+  // An Editor's flag permissions hold in the default project only (and in projects they create).
+  Editor: [Y, N, Y, N, N, Y, N, Y, Y, Y, Y, Y, N, N, N],
+  "Editor's personal access token": [Y, N, Y, N, N, Y, N, Y, Y, Y, Y, Y, N, N, N],
+  Admin: [Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y],
+  'Member of P': [Y, Y, N, Y, Y, N, Y, N, N, N, N, N, N, N, N],
+  'development-only role in P': [Y, N, N, Y, N, N, N, N, N, N, N, N, N, N, N],
+  'admin token': [Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y],
+  'client token': [N, N, N, N, N, N, N, N, N, N, N, N, N, N, N],
+  'client token scoped to P': [N, N, N, N, N, N, N, N, N, N, N, N, N, N, N],
 };
 
 const rows = Object.entries(expected).flatMap(([caller, outcomes]) =>

@@ -28,9 +28,18 @@ async function editor(identity: { name?: string; username?: string; email?: stri
   return { id: created.json.id, email: identity.email ?? '', cookie: await sessionOf(app, login) };
 }
 
-/** Creates a flag in the project as the user, or with the admin token when no user is given; its name. */
+const MEMBER = 5;
+
+/** Lets the user create flags in the project: an Editor's flag permissions hold in `default` only. */
+async function makeMember(project: string, user: TestUser) {
+  const membership = await call(app, 'PUT', `/api/admin/projects/${project}/users/${user.id}/roles`, { body: { roles: [MEMBER] } });
+  expect(membership.status, membership.text).toBe(200);
+}
+
+/** Creates a flag in the project as the user (made a Member of it first), or with the admin token when no user is given; its name. */
 async function createFlag(project: string, user?: TestUser): Promise<string> {
   const name = unique('flag');
+  if (user) await makeMember(project, user);
   const options = user ? as(user) : {};
   const created = await call(app, 'POST', `/api/admin/projects/${project}/features`, { ...options, body: { name } });
   expect(created.status, created.text).toBe(201);
@@ -110,6 +119,7 @@ describe('the creators of a project’s flags', () => {
   it('counts a flag created with a personal access token as its user’s', async () => {
     const project = await newProject();
     const user = await userWithSession(app, 'Editor');
+    await makeMember(project, user);
     const pat = await call(app, 'POST', '/api/admin/user/tokens', {
       ...as(user),
       body: { description: 'flags', expiresAt: new Date(Date.UTC(2099, 0, 1)).toISOString() },

@@ -253,6 +253,20 @@ describe('project access', () => {
     expectError(await call(app, 'POST', '/api/admin/projects/default/access', { ...as(owner), body }), 403, 'NoAccessError');
   });
 
+  it("an Editor works on flags in the default project and in projects they create, where they become Owner, not in others", async () => {
+    const editor = await userWithSession(app, 'Editor');
+    const others = await newProject();
+    expect((await createFlagAs(editor, 'default')).status).toBe(201);
+    expect(expectError(await createFlagAs(editor, others), 403, 'NoAccessError').message).toContain('CREATE_FEATURE');
+    expect((await access(others)).users).toEqual([]);
+
+    const own = unique('editors');
+    const created = await call(app, 'POST', '/api/admin/projects', { ...as(editor), body: { id: own, name: 'Editor made' } });
+    expect(created.status, created.text).toBe(201);
+    expect((await access(own)).users).toEqual([expect.objectContaining({ id: editor.id, roles: [OWNER] })]);
+    expect((await createFlagAs(editor, own)).status).toBe(201);
+  });
+
   it('moves a flag only for a user who may move flags in both projects', async () => {
     const [from, to] = [await newProject(), await newProject()];
     const owner = await userWithSession(app, 'Viewer');

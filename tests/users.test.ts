@@ -550,14 +550,15 @@ describe('the current user (GET /api/admin/user)', () => {
     expect(response.json).toEqual({ user: await getUser(user.id), permissions: [] });
   });
 
-  it('lists the root permissions of an Editor, with the environment of environment permissions', async () => {
+  it("lists an Editor's root permissions everywhere and flag permissions in the default project, per environment", async () => {
     const user = await userWithSession(app, 'Editor');
     const { user: me, permissions } = (await currentUser(as(user))).json as CurrentUser;
     expect(me).toEqual(await getUser(user.id));
-    expect(permissions).toContainEqual({ permission: 'CREATE_FEATURE' });
     expect(permissions).toContainEqual({ permission: 'CREATE_PROJECT' });
-    expect(permissions).toContainEqual({ permission: 'UPDATE_FEATURE_ENVIRONMENT', environment: 'development' });
-    expect(permissions).toContainEqual({ permission: 'UPDATE_FEATURE_ENVIRONMENT', environment: 'production' });
+    expect(permissions).toContainEqual({ permission: 'CREATE_FEATURE', project: 'default' });
+    expect(permissions).not.toContainEqual({ permission: 'CREATE_FEATURE' });
+    expect(permissions).toContainEqual({ permission: 'UPDATE_FEATURE_ENVIRONMENT', project: 'default', environment: 'development' });
+    expect(permissions).toContainEqual({ permission: 'UPDATE_FEATURE_ENVIRONMENT', project: 'default', environment: 'production' });
     expect(permissions.map((p) => p.permission)).not.toContain('ADMIN');
   });
 
