@@ -83,6 +83,14 @@ const operations: Record<string, Operation> = {
     body: () => ({ type: 'simple', value: unique('tag') }),
     permission: 'UPDATE_FEATURE',
   },
+  'add a strategy to a flag of P in development': {
+    method: 'POST',
+    path: `/api/admin/projects/${P}/features/${FLAG}/environments/development/strategies`,
+    body: () => ({ name: 'default', parameters: {} }),
+    permission: 'CREATE_FEATURE_STRATEGY',
+  },
+  'update project P': { method: 'PUT', path: `/api/admin/projects/${P}`, body: () => ({ name: unique('Matrix') }), permission: 'UPDATE_PROJECT' },
+  'create a strategy definition': { method: 'POST', path: '/api/admin/strategies', body: () => ({ name: unique('strategy'), parameters: [] }), permission: 'CREATE_STRATEGY' },
   'create a tag type': { method: 'POST', path: '/api/admin/tag-types', body: () => ({ name: unique('tagtype') }), permission: 'CREATE_TAG_TYPE' },
   'create a context field': { method: 'POST', path: '/api/admin/context', body: () => ({ name: unique('field') }), permission: 'CREATE_CONTEXT_FIELD' },
   'create a segment': { method: 'POST', path: '/api/admin/segments', body: () => ({ name: unique('segment'), constraints: [] }), permission: 'CREATE_SEGMENT' },
@@ -101,16 +109,16 @@ const Y = 'allowed';
 const N = 'denied';
 // Columns follow `operations` in order.
 const expected: Record<string, string[]> = {
-  Viewer: [Y, N, N, N, N, N, N, N, N, N, N, N, N, N, N],
+  Viewer: [Y, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N],
   // An Editor's flag permissions hold in the default project only (and in projects they create).
-  Editor: [Y, N, Y, N, N, Y, N, Y, Y, Y, Y, Y, N, N, N],
-  "Editor's personal access token": [Y, N, Y, N, N, Y, N, Y, Y, Y, Y, Y, N, N, N],
-  Admin: [Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y],
-  'Member of P': [Y, Y, N, Y, Y, N, Y, N, N, N, N, N, N, N, N],
-  'development-only role in P': [Y, N, N, Y, N, N, N, N, N, N, N, N, N, N, N],
-  'admin token': [Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y],
-  'client token': [N, N, N, N, N, N, N, N, N, N, N, N, N, N, N],
-  'client token scoped to P': [N, N, N, N, N, N, N, N, N, N, N, N, N, N, N],
+  Editor: [Y, N, Y, N, N, Y, N, Y, N, N, Y, Y, Y, Y, Y, N, N, N],
+  "Editor's personal access token": [Y, N, Y, N, N, Y, N, Y, N, N, Y, Y, Y, Y, Y, N, N, N],
+  Admin: [Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y],
+  'Member of P': [Y, Y, N, Y, Y, N, Y, N, Y, N, N, N, N, N, N, N, N, N],
+  'development-only role in P': [Y, N, N, Y, N, N, N, N, N, N, N, N, N, N, N, N, N, N],
+  'admin token': [Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y, Y],
+  'client token': [N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N],
+  'client token scoped to P': [N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N],
 };
 
 const rows = Object.entries(expected).flatMap(([caller, outcomes]) =>
