@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import openapiGlue from 'fastify-openapi-glue';
@@ -35,13 +36,27 @@ export interface BuiltApp {
   log: Logger;
 }
 
+const BOOTSTRAP_LOCK_KEY = 4242_0002;
+
+/**
+ * The configured tokens and the first start's admin token and user, in one transaction that replicas take
+ * one at a time: a start refused on the way (a weak configured password) leaves nothing half made.
+ */
+function bootstrapCredentials(db: Db, config: AppConfig) {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK_KEY})`);
+    const createdAdminToken = await bootstrapTokens(tx, config);
+    const createdAdminPassword = await bootstrapAdminUser(tx, config.defaultAdmin ?? { username: 'admin' });
+    return { createdAdminToken, createdAdminPassword };
+  });
+}
+
 /** The whole service on one database: used by main and by the tests. */
 export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   const logger = createLogger(config);
   const database = await openDatabase(config.database);
   try {
-    const createdAdminToken = await bootstrapTokens(database.db, config);
-    const createdAdminPassword = await bootstrapAdminUser(database.db, config.defaultAdmin ?? { username: 'admin' });
+    const { createdAdminToken, createdAdminPassword } = await bootstrapCredentials(database.db, config);
     const { instanceId, announce } = replicaAnnouncer(database);
     const events = new EventLog(database.db, announce);
     await events.load();

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { call, startTestApp, type TestApp } from './support/app.js';
 
@@ -42,8 +43,15 @@ describe('the admin user of a start without users', () => {
     await deleteEveryUser(app);
   });
 
-  it('refuses to start with a configured password that breaks the policy, naming the variable', async () => {
-    await expect(startTestApp({ defaultAdmin: { username: 'admin', password: 'short' } })).rejects.toThrow(/UNLEASH_DEFAULT_ADMIN_PASSWORD/);
+  it('refuses to start with a configured password that breaks the policy, naming the variable, and creates nothing', async () => {
+    const refusedToken = `*:*.refused${randomBytes(16).toString('hex')}`;
+    await expect(
+      startTestApp({ initTokens: { admin: [refusedToken] }, defaultAdmin: { username: 'admin', password: 'short' } }),
+    ).rejects.toThrow(/UNLEASH_DEFAULT_ADMIN_PASSWORD/);
     await expect(startTestApp({ defaultAdmin: { username: 'admin', password: 'password123' } })).rejects.toThrow(/common/);
+
+    const next = await startTestApp({ defaultAdmin: { username: 'admin', password: 'Finally-Strong-91' } });
+    expect((await call(next, 'GET', '/api/admin/projects', { token: refusedToken })).status).toBe(401);
+    expect((await login(next, 'admin', 'Finally-Strong-91')).status).toBe(200);
   });
 });
