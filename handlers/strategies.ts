@@ -70,15 +70,13 @@ export const strategyHandlers = {
       if (before.builtIn) throw conflict(`The strategy "${before.name}" is built in and cannot be changed.`);
       if (body.name !== before.name) throw badRequest(`name: a strategy cannot be renamed; send "${before.name}".`);
       checkParameterNames(body.parameters ?? []);
-      const [after] = await tx
-        .update(t.strategies)
-        .set({
-          ...(body.title !== undefined && { title: body.title }),
-          ...(body.description !== undefined && { description: body.description ?? '' }),
-          ...(body.parameters !== undefined && { parameters: body.parameters }),
-        })
-        .where(eq(t.strategies.name, before.name))
-        .returning();
+      const changes = {
+        ...(body.title !== undefined && { title: body.title }),
+        ...(body.description !== undefined && { description: body.description ?? '' }),
+        ...(body.parameters !== undefined && { parameters: body.parameters }),
+      };
+      if (Object.keys(changes).length === 0) return;
+      const [after] = await tx.update(t.strategies).set(changes).where(eq(t.strategies.name, before.name)).returning();
       await record({ type: 'strategy-updated', data: describeStrategyDefinition(after!), preData: describeStrategyDefinition(before) });
     });
     return { status: 200, body: undefined };

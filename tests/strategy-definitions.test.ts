@@ -139,6 +139,16 @@ describe('strategy definitions', () => {
     expect(events[0]).toMatchObject({ type: 'strategy-updated', data: after, preData: created });
   });
 
+  it('answers 200 and records nothing for an update that sends only the name', async () => {
+    const name = unique('untouched');
+    const created = await createDefinition(name);
+    const since = await latestEventId();
+    const updated = await call(app, 'PUT', `/api/admin/strategies/${name}`, { body: { name } });
+    expect(updated.status, updated.text).toBe(200);
+    expect(await eventsSince(since)).toEqual([]);
+    expect((await getDefinition(name)).data).toEqual(created);
+  });
+
   it('refuses to rename a strategy with 400, to change a built-in with 409, and an unknown one with 404', async () => {
     const name = unique('fixed-name');
     const created = await createDefinition(name);
