@@ -81,11 +81,9 @@ export const environmentHandlers = {
   async updateEnvironment({ params, body }, { change }) {
     const environment = await change(async (tx, record) => {
       const before = await requireEnvironment(tx, params.environment);
-      const [after] = await tx
-        .update(t.environments)
-        .set({ ...(body.type !== undefined && { type: body.type }), ...(body.sortOrder !== undefined && { sortOrder: body.sortOrder }) })
-        .where(eq(t.environments.name, params.environment))
-        .returning();
+      const changes = { ...(body.type !== undefined && { type: body.type }), ...(body.sortOrder !== undefined && { sortOrder: body.sortOrder }) };
+      if (Object.keys(changes).length === 0) return describeEnvironment(tx, before);
+      const [after] = await tx.update(t.environments).set(changes).where(eq(t.environments.name, params.environment)).returning();
       await record({ type: 'environment-updated', environment: params.environment, data: environmentData(after!), preData: environmentData(before) });
       return describeEnvironment(tx, after!);
     });

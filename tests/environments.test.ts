@@ -168,6 +168,16 @@ describe('environments: update', () => {
     expect(await eventsSince(before)).toEqual([]);
   });
 
+  it('answers the environment unchanged, with no event, for an empty body', async () => {
+    const name = unique('empty');
+    await createEnvironment(name, { type: 'test', sortOrder: 44 });
+    const before = await latestEventId();
+    const response = await call(app, 'PUT', `/api/admin/environments/update/${name}`, { body: {} });
+    expect(response.status, response.text).toBe(200);
+    expect(response.json).toMatchObject({ name, type: 'test', sortOrder: 44 });
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
   it.each([
     ['a type that is not URL-safe', { type: 'not safe' }, 'body.type'],
     ['a sort order that is not an integer', { sortOrder: 1.5 }, 'body.sortOrder'],
