@@ -58,6 +58,7 @@ export function registerAuth(app: FastifyInstance, tokens: TokenCache, authType:
 }
 
 async function projectOfFeature(db: Db, name: string): Promise<string | undefined> {
+  if (name.includes('\0')) return undefined;
   const [row] = await db.select({ project: t.features.project }).from(t.features).where(eq(t.features.name, name));
   return row?.project;
 }

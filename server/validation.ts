@@ -3,6 +3,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import fastJsonStringify from 'fast-json-stringify';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -15,8 +16,14 @@ export function makeAjv(coerce: boolean): Ajv2020 {
     removeAdditional: false,
   });
   addFormats(ajv);
+  ajv.addFormat('date-time', { type: 'string', validate: isRepresentableDateTime });
   return ajv;
 }
+
+const rfc3339DateTime = fullFormats['date-time'] as { validate: (value: string) => boolean };
+
+/** RFC 3339 and readable by `Date`: a leap second or an hours-only offset would pass RFC 3339 and fail at the database. */
+const isRepresentableDateTime = (value: string) => rfc3339DateTime.validate(value) && !Number.isNaN(Date.parse(value));
 
 /** One Ajv error as a sentence naming the field and the rule. */
 export function describeAjvError(error: ErrorObject, dataVar: string): string {

@@ -256,6 +256,7 @@ describe('strategies of a flag in an environment', () => {
     ['an unknown field', { name: 'default', colour: 'red' }, 'colour'],
     ['a rollout above 100', { name: 'flexibleRollout', parameters: { rollout: '150' } }, '150'],
     ['no name', { title: 'nameless' }, 'name'],
+    ['a segment id beyond the largest id', { name: 'default', segments: [2 ** 31] }, 'segments'],
   ])('refuses %s with 400 naming it', async (_case, body, field) => {
     const name = await createFlag('bad-body');
     const before = await latestEventId();
