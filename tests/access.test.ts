@@ -1,43 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { operationTable } from '../generated/operations.js';
 import * as t from '../db/schema.js';
 import { hashSecret } from '../server/tokens.js';
 import { call, expectError, startTestApp, type RawResponse, type TestApp } from './support/app.js';
-
-type Schema = Record<string, any>;
-
-interface ContractOperation {
-  parameters?: Schema[];
-  requestBody?: { content?: Record<string, { schema: Schema }> };
-}
-
-const contract = parse(readFileSync(new URL('../openapi.yaml', import.meta.url), 'utf8')) as {
-  paths: Record<string, Record<string, ContractOperation> & { parameters?: Schema[] }>;
-  components: Record<string, Record<string, Schema>>;
-};
-
-/** Follows `$ref`s into the contract's components. */
-function resolve(schema: Schema): Schema {
-  let current = schema;
-  while (current.$ref) {
-    const [, kind, name] = /^#\/components\/([^/]+)\/(.+)$/.exec(String(current.$ref))!;
-    current = contract.components[kind!]![name!]!;
-  }
-  return current;
-}
-
-/** A schema with its `allOf` parts merged in. */
-function flatten(input: Schema): Schema {
-  const schema = resolve(input);
-  if (!schema.allOf) return schema;
-  const { allOf, ...rest } = schema;
-  return Object.assign({}, ...allOf.map((part: Schema) => flatten(part)), rest);
-}
+import { contract, flatten, resolve, validatorOf, type Schema } from './support/contract.js';
 
 /** A plausible value for a schema: required fields only (all fields when none is required). */
 function example(input: Schema): unknown {
@@ -91,10 +58,6 @@ function withUnknownField(input: Schema, value: unknown): unknown {
   return undefined;
 }
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-const ajv = addFormats(new Ajv2020({ strict: false }));
-ajv.addSchema({ $id: 'contract', components: contract.components });
-const validatorOf = (schema: Schema) => ajv.compile(schema.$ref ? { $ref: `contract${schema.$ref}` } : schema);
 
 interface Operation {
   id: string;
@@ -324,6 +287,38 @@ describe('request bodies on every operation that takes one', () => {
   it.each(bodyOperations)('$method $path ($id): a JSON body of the wrong type → 400', async (op) => {
     const response = await call(app, op.method, op.url, { body: op.wrongTypeBody! });
     expectError(response, 400, 'ValidationError');
+  });
+});
+
+/** The body with U+0000 inside its first string, or undefined when it has no string. */
+function withNul(value: unknown): unknown {
+  if (typeof value === 'string') return `${value}\u0000`;
+  if (Array.isArray(value)) {
+    const index = value.findIndex((item) => withNul(item) !== undefined);
+    return index < 0 ? undefined : value.map((item, i) => (i === index ? withNul(item) : item));
+  }
+  if (value && typeof value === 'object') {
+    const key = Object.keys(value).find((name) => withNul((value as Record<string, unknown>)[name]) !== undefined);
+    return key === undefined ? undefined : { ...value, [key]: withNul((value as Record<string, unknown>)[key]) };
+  }
+  return undefined;
+}
+
+const nulBodyOperations = bodyOperations.filter((op) => withNul(op.body) !== undefined).map((op) => ({ ...op, nulBody: withNul(op.body) as object }));
+
+describe('text PostgreSQL cannot store', () => {
+  it('has operations whose body carries text', () => {
+    expect(nulBodyOperations.map((op) => op.id)).toEqual(expect.arrayContaining(['createTagType', 'createProject', 'createFeature']));
+  });
+
+  it.each(nulBodyOperations)('$method $path ($id): a NUL character in a body string → 400', async (op) => {
+    const error = expectError(await call(app, op.method, op.url, { body: op.nulBody }), 400, 'ValidationError');
+    expect(error.message).toContain('NUL');
+  });
+
+  it('answers 400 for a NUL character in a path parameter or a query value', async () => {
+    expect(expectError(await call(app, 'GET', '/api/admin/projects/a%00b'), 400, 'ValidationError').message).toContain('NUL');
+    expect(expectError(await call(app, 'GET', '/api/admin/search/features?query=a%00b'), 400, 'ValidationError').message).toContain('NUL');
   });
 });
 
