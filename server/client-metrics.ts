@@ -45,6 +45,18 @@ function isDataError(error: unknown): boolean {
 
 const hourOf = (time: Date) => new Date(Math.floor(time.getTime() / 3_600_000) * 3_600_000);
 
+const EARLIEST_BUCKET = Date.UTC(2000, 0, 1);
+const DAY_MS = 86_400_000;
+
+/**
+ * When an SDK's bucket ended; now for a stop that is not a date or lies outside 2000 … tomorrow, since
+ * one value the database refuses would lose the whole batch it is written in.
+ */
+function bucketStop(stop: string | number): Date {
+  const time = new Date(stop).getTime();
+  return time >= EARLIEST_BUCKET && time <= Date.now() + DAY_MS ? new Date(time) : new Date();
+}
+
 /**
  * What SDKs report, gathered in memory and written in one transaction per interval (and at shutdown),
  * never one per SDK request.
@@ -90,8 +102,7 @@ export class ClientMetricsStore {
 
   report(report: MetricsReport, environment: string, clientIp: string): void {
     this.noteInstance(report.appName, report.instanceId, environment, report.sdkVersion, clientIp);
-    const stop = new Date(report.bucket.stop);
-    const hour = hourOf(Number.isNaN(stop.getTime()) ? new Date() : stop);
+    const hour = hourOf(bucketStop(report.bucket.stop));
     for (const [featureName, toggle] of Object.entries(report.bucket.toggles)) {
       const yes = toggle.yes ?? 0;
       const no = toggle.no ?? 0;

@@ -544,6 +544,22 @@ describe('POST /api/client/register and /api/client/metrics', () => {
     expectError(await call(app, 'GET', `/api/admin/metrics/applications/${appName}`), 404, 'NotFoundError');
   });
 
+  it('counts a bucket whose stop the database could not hold in the current hour, with the reports sent beside it', async () => {
+    const appName = unique('odd-stop');
+    const [ancient, normal] = [unique('ancient'), unique('beside')];
+    await createFlag(ancient);
+    await createFlag(normal);
+    const hourNow = Math.floor(Date.now() / 3_600_000);
+    const odd = await call(app, 'POST', '/api/client/metrics', { token: prodToken, body: metrics(appName, 'i-1', '-200000-01-01T00:00:00.000Z', { [ancient]: { yes: 2, no: 1 } }) });
+    expect(odd.status, odd.text).toBe(202);
+    const beside = await call(app, 'POST', '/api/client/metrics', { token: prodToken, body: metrics(appName, 'i-1', new Date().toISOString(), { [normal]: { yes: 1, no: 0 } }) });
+    expect(beside.status).toBe(202);
+    for (const flag of [ancient, normal]) {
+      const { metrics: rows } = await until(`the report of ${flag}`, () => usage(flag), (u) => u.metrics.length > 0);
+      expect(Math.floor(Date.parse(rows[0].timestamp) / 3_600_000) - hourNow).toBeLessThanOrEqual(1);
+    }
+  });
+
   it('a count too large for one hour does not stop later reports from being recorded', async () => {
     const own = await startTestApp();
     const token = await createToken(own, { type: 'client', environment: 'development' });
