@@ -63,14 +63,15 @@ export interface NewUser {
 /** Creates a user after checking identity and password rules; records `user-created`. */
 export async function insertUser(tx: Db, record: RecordEvent, user: NewUser): Promise<UserRow> {
   await assertIdentityFree(tx, user);
-  if (user.password !== undefined && user.password !== null) assertPasswordPolicy(user.password);
+  const password = user.password ?? null;
+  if (password !== null) assertPasswordPolicy(password);
   const [row] = await tx
     .insert(t.users)
     .values({
       name: user.name ?? null,
       email: user.email ?? null,
       username: user.username ?? null,
-      passwordHash: user.password != null ? await hashPassword(user.password) : null,
+      passwordHash: password !== null ? await hashPassword(password) : null,
       rootRoleId: user.rootRoleId,
     })
     .returning();

@@ -31,8 +31,6 @@ async function setPassword(db: Db, user: UserRow, password: string, keptSession?
   await db.delete(t.sessions).where(and(eq(t.sessions.userId, user.id), others));
 }
 
-const cookieHeaderOf = (headers: Record<string, unknown>) => (typeof headers.cookie === 'string' ? headers.cookie : undefined);
-
 const LOGIN_FAILED = 'The username or email and password you gave do not match an account.';
 
 const describePersonalToken = (row: typeof t.personalAccessTokens.$inferSelect) => ({
@@ -68,7 +66,7 @@ export const userHandlers = {
   },
 
   async logout({ headers }, { db }) {
-    const secret = sessionSecretOf(cookieHeaderOf(headers));
+    const secret = sessionSecretOf(headers.cookie);
     if (secret) await endSession(db, secret);
     return { status: 200, body: undefined, headers: { 'set-cookie': clearedSessionCookie() } };
   },
@@ -85,7 +83,7 @@ export const userHandlers = {
 
   async changeOwnPassword({ body, headers }, { db, caller }) {
     const user = await callingUser(db, caller.userId, caller.tokenKind);
-    await setPassword(db, user, body.password, sessionSecretOf(cookieHeaderOf(headers)));
+    await setPassword(db, user, body.password, sessionSecretOf(headers.cookie));
     return { status: 200, body: undefined };
   },
 

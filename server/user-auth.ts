@@ -73,7 +73,9 @@ export async function startSession(db: Db, userId: number): Promise<string> {
 
 export const clearedSessionCookie = () => stringifySetCookie({ name: SESSION_COOKIE, value: '', httpOnly: true, sameSite: 'lax', path: '/', expires: new Date(0) });
 
-export const sessionSecretOf = (cookieHeader: string | undefined) => (cookieHeader ? parseCookie(cookieHeader)[SESSION_COOKIE] : undefined) || undefined;
+/** The session secret in a `Cookie` header, if any (handlers see headers untyped). */
+export const sessionSecretOf = (cookieHeader: unknown) =>
+  (typeof cookieHeader === 'string' ? parseCookie(cookieHeader)[SESSION_COOKIE] : undefined) || undefined;
 
 export async function endSession(db: Db, secret: string): Promise<void> {
   await db.delete(t.sessions).where(eq(t.sessions.idHash, hashSecret(secret)));

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { operationTable, type OperationId } from '../generated/operations.js';
 import { call, startTestApp, type RawResponse, type TestApp } from './support/app.js';
-import { contract, flatten, resolve, validatorOf, type Schema } from './support/contract.js';
+import { contract, flatten, validatorOf, type Schema } from './support/contract.js';
 import { uniqueNames } from './support/events.js';
 import { as, USER_PASSWORD, userWithSession, type TestUser } from './support/users.js';
 
