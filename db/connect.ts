@@ -1,16 +1,14 @@
 import path from 'node:path';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
 import * as schema from './schema.js';
 import { applyDefaults } from './defaults.js';
 import { lockDataDir } from './data-dir-lock.js';
-import { projectRoot } from '../server/project-root.js';
+import { projectRoot } from './project-root.js';
+import type { Db } from './types.js';
 
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
-/** A database handle or an open transaction: shared queries take either. */
-export type DbOrTx = Db;
+export type { Db, DbOrTx } from './types.js';
 
 export type DatabaseConfig =
   | { kind: 'pglite'; dataDir?: string; snapshot?: Blob }

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from './connect.js';
+import type { Db } from './types.js';
 import * as t from './schema.js';
 import { permissionRows, roleRows, rolePermissionGrants } from './default-permissions.js';
 

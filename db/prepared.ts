@@ -1,4 +1,4 @@
-import type { Db } from './connect.js';
+import type { Db } from './types.js';
 
 const built = new WeakMap<Db, Map<string, unknown>>();
 

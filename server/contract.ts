@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { projectRoot } from './project-root.js';
+import { projectRoot } from '../db/project-root.js';
 
 const contractPath = path.join(projectRoot, 'openapi.yaml');
 
