@@ -1,21 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { components } from '../generated/api.js';
 
-export type ErrorName =
-  | 'ValidationError'
-  | 'AuthenticationRequired'
-  | 'NoAccessError'
-  | 'NotFoundError'
-  | 'NameExistsError'
-  | 'ConflictError'
-  | 'ContentTypeerror'
-  | 'TooManyRequestsError'
-  | 'InternalError';
-
-export interface ErrorBody {
-  id: string;
-  name: ErrorName;
-  message: string;
-}
+/** `{id, name, message}`: the contract's Error schema, whose `name` enum is the closed list of error names. */
+export type ErrorBody = components['schemas']['Error'];
+export type ErrorName = ErrorBody['name'];
 
 /** An error a client caused or may see: its status, its contract name and a message saying what to fix. */
 export class AppError extends Error {
