@@ -1,3 +1,5 @@
+import type { components } from '../generated/api.js';
+
 /** A permission held by a caller, possibly limited to one project and one environment (`null` = any). */
 export interface Grant {
   permission: string;
@@ -5,7 +7,8 @@ export interface Grant {
   environment: string | null;
 }
 
-export type TokenKind = 'admin' | 'client' | 'frontend';
+/** The kind of an API token, as the contract's ApiTokenType names it. */
+export type TokenKind = components['schemas']['ApiTokenType'];
 
 /** Who is calling, as authentication found out. */
 export interface Caller {
