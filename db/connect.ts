@@ -12,7 +12,7 @@ export type { Db, DbOrTx } from './types.js';
 
 export type DatabaseConfig =
   | { kind: 'pglite'; dataDir?: string; snapshot?: Blob }
-  | { kind: 'postgres'; url: string; poolSize?: number };
+  | { kind: 'postgres'; url: string; poolSize?: number; /** DATABASE_SSL: true, false or TLS options. */ ssl?: boolean | Record<string, unknown> };
 
 export interface Database {
   db: Db;
@@ -64,8 +64,9 @@ async function openPglite(config: { dataDir?: string; snapshot?: Blob }): Promis
   }
 }
 
-async function openPostgres(config: { url: string; poolSize?: number }): Promise<Database> {
-  const setup = postgres(config.url, { max: 1, onnotice: () => {} });
+async function openPostgres(config: { url: string; poolSize?: number; ssl?: boolean | Record<string, unknown> }): Promise<Database> {
+  const ssl = config.ssl === undefined ? {} : { ssl: config.ssl as postgres.Options<{}>['ssl'] };
+  const setup = postgres(config.url, { max: 1, onnotice: () => {}, ...ssl });
   try {
     await setup`select pg_advisory_lock(${migrationLockKey})`;
     const setupDb = drizzlePostgres(setup, { schema });
@@ -75,7 +76,7 @@ async function openPostgres(config: { url: string; poolSize?: number }): Promise
   } finally {
     await setup.end();
   }
-  const client = postgres(config.url, { max: config.poolSize ?? 10, onnotice: () => {} });
+  const client = postgres(config.url, { max: config.poolSize ?? 10, onnotice: () => {}, ...ssl });
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
   return {
     db,

@@ -1,4 +1,5 @@
 import type { DatabaseConfig } from '../db/connect.js';
+import { databaseFromEnv } from './database-config.js';
 
 export type AuthType = 'open-source' | 'none';
 
@@ -24,7 +25,14 @@ export const environmentVariables = {
   PORT: 'Port to listen on (alias HTTP_PORT). Default 4242.',
   HOST: 'Address to listen on (alias HTTP_HOST). Default 0.0.0.0.',
   DATABASE_URL: 'PostgreSQL connection string; when unset the embedded database in DATA_DIR is used.',
-  DATABASE_POOL_SIZE: 'Connections in the PostgreSQL pool. Default 10.',
+  DATABASE_URL_FILE: 'A file holding the PostgreSQL connection string (trimmed); read instead of DATABASE_URL.',
+  DATABASE_HOST: 'PostgreSQL host, instead of DATABASE_URL; needs DATABASE_NAME and DATABASE_USERNAME too.',
+  DATABASE_PORT: 'PostgreSQL port with DATABASE_HOST. Default 5432.',
+  DATABASE_NAME: 'PostgreSQL database name with DATABASE_HOST.',
+  DATABASE_USERNAME: 'PostgreSQL user with DATABASE_HOST.',
+  DATABASE_PASSWORD: 'PostgreSQL password with DATABASE_HOST (any characters). Default empty.',
+  DATABASE_SSL: '`true`, `false` or a JSON object of TLS options (`{"rejectUnauthorized":false}`, `ca`, …) for PostgreSQL.',
+  DATABASE_POOL_SIZE: 'Connections in the PostgreSQL pool (alias DATABASE_POOL_MAX). Default 10.',
   DATA_DIR: 'Folder of the embedded database. Default ./data.',
   AUTH_TYPE: '`open-source` (default: credentials required) or `none` (no credential; callers act as admin).',
   INIT_ADMIN_API_TOKENS: 'Comma-separated admin tokens (`*:*.<secret>`) created at start when missing.',
@@ -64,21 +72,27 @@ function positiveInteger(value: string | undefined, name: string, fallback: numb
   return n;
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'];
+
+function logLevel(value: string | undefined): string {
+  if (value === undefined || value === '') return 'info';
+  const level = value.trim().toLowerCase();
+  if (!LOG_LEVELS.includes(level)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
+  return level;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const poolSize = env.DATABASE_POOL_SIZE ? positiveInteger(env.DATABASE_POOL_SIZE, 'DATABASE_POOL_SIZE', 10) : undefined;
   return {
     port: port(env.PORT ?? env.HTTP_PORT),
     host: env.HOST ?? env.HTTP_HOST ?? '0.0.0.0',
-    database: env.DATABASE_URL
-      ? { kind: 'postgres', url: env.DATABASE_URL, poolSize }
-      : { kind: 'pglite', dataDir: env.DATA_DIR ?? './data' },
+    database: databaseFromEnv(env),
     authType: authType(env.AUTH_TYPE),
     initTokens: {
       admin: list(env.INIT_ADMIN_API_TOKENS),
       client: [...list(env.INIT_CLIENT_API_TOKENS), ...list(env.INIT_BACKEND_API_TOKENS)],
       frontend: list(env.INIT_FRONTEND_API_TOKENS),
     },
-    logLevel: env.LOG_LEVEL ?? 'info',
+    logLevel: logLevel(env.LOG_LEVEL),
     metricsFlushMs: positiveInteger(env.METRICS_FLUSH_INTERVAL_MS, 'METRICS_FLUSH_INTERVAL_MS', 5000),
     loginLimitPerMinute: positiveInteger(env.SIMPLE_LOGIN_LIMIT_PER_MINUTE, 'SIMPLE_LOGIN_LIMIT_PER_MINUTE', 10),
     defaultAdmin: { username: env.UNLEASH_DEFAULT_ADMIN_USERNAME || 'admin', password: env.UNLEASH_DEFAULT_ADMIN_PASSWORD || undefined },
