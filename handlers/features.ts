@@ -1,15 +1,19 @@
 import { and, asc, desc, eq, isNotNull, isNull, or } from 'drizzle-orm';
+import type { components } from '../generated/api.js';
 import type { Handlers } from '../generated/handlers.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import type { RecordEvent } from '../server/events.js';
 import { badRequest, conflict, nameExists, notFound } from '../server/errors.js';
 import { authorize } from '../server/auth.js';
+import { assertMatchesSchema } from '../server/schema-check.js';
 import { describeFeature, describeFeatures, featureMetadata, requireActiveFeature, requireFeature, type FeatureRow } from './feature-view.js';
 import { applyJsonPatch } from './json-patch.js';
 import { enterStage, leaveStage } from './lifecycle.js';
 import { requireProject } from './lookups.js';
 import { tagFeature } from './tagging.js';
+
+type UpdateFeature = components['schemas']['UpdateFeature'];
 
 const typeAliases: Record<string, string> = { killswitch: 'kill-switch' };
 
@@ -52,16 +56,17 @@ const editable = (row: FeatureRow): EditableMetadata => ({
   impressionData: row.impressionData,
 });
 
+/** The flag's metadata with the patch applied, held to the same contract schema as a PUT body (`UpdateFeature`). */
 function patchedMetadata(row: FeatureRow, operations: unknown[]): EditableMetadata {
   const result = applyJsonPatch(editable(row), operations) as Record<string, unknown>;
   const unknown = Object.keys(result).filter((key) => !(key in editable(row)));
   if (unknown.length > 0) throw badRequest(`body: /${unknown[0]} cannot be patched; use /description, /type, /stale or /impressionData.`);
-  const { type, description, stale, impressionData } = result;
-  if (typeof type !== 'string') throw badRequest('body: /type must be a string.');
-  if (description !== null && description !== undefined && typeof description !== 'string') throw badRequest('body: /description must be a string or null.');
-  if (typeof stale !== 'boolean') throw badRequest('body: /stale must be a boolean.');
-  if (typeof impressionData !== 'boolean') throw badRequest('body: /impressionData must be a boolean.');
-  return { type, description: (description as string | null | undefined) ?? null, stale, impressionData };
+  assertMatchesSchema('UpdateFeature', result, 'body');
+  const { type, description, stale, impressionData } = result as UpdateFeature;
+  if (type === undefined) throw badRequest('body: /type cannot be removed; replace it with one of the flag types.');
+  if (stale === undefined) throw badRequest('body: /stale cannot be removed; replace it with true or false.');
+  if (impressionData === undefined) throw badRequest('body: /impressionData cannot be removed; replace it with true or false.');
+  return { type, description: description ?? null, stale, impressionData };
 }
 
 /** Every named flag of the project that is in the wanted state; 404 naming the first that is not. */
