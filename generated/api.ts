@@ -1634,52 +1634,72 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The body of every error answer, on every path (client API included): a fresh `id`, the kind of error in `name`, and in `message` what went wrong and what to change (the field, the value, the rule). */
         Error: {
             /**
              * Format: uuid
              * @description A fresh identifier of this error instance
              */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description The kind of error. Each status has its own (400 `ValidationError`, 401 `AuthenticationRequired`, 403 `NoAccessError`, 404 `NotFoundError`, 415 `ContentTypeerror`, spelled as Unleash spells it, 500 `InternalError`), except 409: `NameExistsError` when a name or identity exists already, `ConflictError` for other conflicts with the current state
+             * @enum {string}
+             */
             name: "ValidationError" | "AuthenticationRequired" | "NoAccessError" | "NotFoundError" | "NameExistsError" | "ConflictError" | "ContentTypeerror" | "TooManyRequestsError" | "InternalError";
             /** @description What went wrong and what to fix */
             message: string;
         };
+        /** @description Liveness: the process is up and answering. The database is not consulted. */
         Health: {
-            /** @constant */
+            /**
+             * @description Always `GOOD` when the service answers
+             * @constant
+             */
             health: "GOOD";
         };
         /** @description 2 to 50 characters, not starting or ending with whitespace, not `..` */
         TagValueText: string;
         /** @description 2 to 50 URL-safe characters (letters, digits and `-_.!~*'()`), not `..` */
         TagTypeName: string;
+        /** @description A tag: a value of a tag type, written `type:value` in filters. The pair identifies the tag; its type must exist. */
         Tag: {
             value: components["schemas"]["TagValueText"];
             type: components["schemas"]["TagTypeName"];
         };
+        /** @description Tags in Unleash's envelope, ordered by type, then value. */
         TagsEnvelope: {
             /** @constant */
             version: 1;
             tags: components["schemas"]["Tag"][];
         };
+        /** @description One tag in Unleash's envelope. */
         TagEnvelope: {
             /** @constant */
             version: 1;
             tag: components["schemas"]["Tag"];
         };
+        /** @description A kind of tag. Every installation has `simple`, which cannot be deleted. */
         TagType: {
             name: string;
+            /** @description Empty when none was given */
             description: string;
+            /** @description Free text, e.g. the name of an icon; null when none was given */
             icon: string | null;
+            /** @description `#RRGGBB`, or null for none */
             color?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Only when one tag type is read by name
+             */
             createdAt?: string;
         };
+        /** @description Every tag type, ordered by name, without `createdAt`. */
         TagTypesEnvelope: {
             /** @constant */
             version: 1;
             tagTypes: components["schemas"]["TagType"][];
         };
+        /** @description One tag type, with its creation time. */
         TagTypeEnvelope: {
             /** @constant */
             version: 1;
@@ -1687,72 +1707,109 @@ export interface components {
         };
         /** @description A colour as `#RRGGBB` */
         Color: string | null;
+        /** @description A new tag type. Only the name is required; the name cannot change later. */
         CreateTagType: {
             name: components["schemas"]["TagTypeName"];
+            /** @description Null or absent is stored as an empty string */
             description?: string | null;
+            /** @description Free text, e.g. the name of an icon */
             icon?: string | null;
+            /** @description `#RRGGBB`; null or an empty string for none */
             color?: components["schemas"]["Color"];
         };
+        /** @description Changes to a tag type: only the fields sent change, and the name stays. A change that changes nothing records no event. */
         UpdateTagType: {
+            /** @description Null is stored as an empty string */
             description?: string | null;
             icon?: string | null;
+            /** @description `#RRGGBB`; null or an empty string removes the colour */
             color?: components["schemas"]["Color"];
         };
+        /** @description A tag the flag carried when the event was recorded. */
         EventTag: {
             type: string;
             value: string;
         };
+        /** @description One recorded change. Every change is recorded in the same transaction as the change itself; a change that changes nothing records no event. The highest event id is the service's revision. */
         Event: {
+            /** @description Increasing; a later change has a higher id */
             id: number;
             /** Format: date-time */
             createdAt: string;
+            /** @description What happened, in Unleash's names (`feature-created`, `feature-strategy-update`, `tag-type-deleted`, …) */
             type: string;
+            /** @description Who made the change: a user's email (else username), an API token's name, `unknown` when AUTH_TYPE is `none`, or `unleash_system_user` for the service itself */
             createdBy: string;
+            /** @description The user's id; -42 for admin API tokens and -1337 for the service itself, as in Unleash; null for other tokens and when AUTH_TYPE is `none` */
             createdByUserId: number | null;
+            /** @description The environment the change concerns, else null */
             environment: string | null;
+            /** @description The project the change concerns, else null */
             project: string | null;
+            /** @description The flag the change concerns, else null */
             featureName: string | null;
+            /** @description The resource after the change (null when it was deleted) */
             data: {
                 [key: string]: unknown;
             } | null;
+            /** @description The resource before the change (null when it was created) */
             preData: {
                 [key: string]: unknown;
             } | null;
+            /** @description For flag events, the tags the flag carried at the time; empty otherwise */
             tags: components["schemas"]["EventTag"][] | null;
         };
+        /** @description Events, newest first. Without `project`: the newest 100. With `project`: every event of that project (none for an unknown project). */
         EventsEnvelope: {
             /** @constant */
             version: 1;
             events: components["schemas"]["Event"][];
+            /** @description Without `project`, the number of events ever recorded; with `project`, the number listed */
             totalEvents: number;
         };
-        /** @enum {string} */
+        /**
+         * @description The kind of an API token: `admin` for the whole admin API; `client` for the client API (what SDKs poll), scoped to one environment and some projects; `frontend` for Unleash's frontend API, which this service does not serve yet.
+         * @enum {string}
+         */
         ApiTokenType: "client" | "frontend" | "admin";
+        /** @description An API token as listed: never its secret, which the service keeps only as a SHA-256 hash. */
         ApiToken: {
             /** @description Names the token in DELETE without its secret */
             id: number;
+            /** @description A name for people; events recorded through the token name it as `createdBy` */
             tokenName: string;
             type: components["schemas"]["ApiTokenType"];
             /** @description An environment name */
             environment: string;
             /** @description The projects joined by commas */
             project: string;
+            /** @description The projects the token may read; `["*"]` for all */
             projects: string[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description After this instant the token is refused; null for never
+             */
             expiresAt: string | null;
             /** Format: date-time */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Not tracked for API tokens yet: always null
+             */
             seenAt: string | null;
         };
+        /** @description A token just created, with its secret. Keep the secret: it is in this answer only. */
         ApiTokenWithSecret: components["schemas"]["ApiToken"] & {
             /** @description `<project>:<environment>.<hex>`; shown only in this answer */
             secret: string;
         };
+        /** @description The API tokens of the kinds the caller may read (admin tokens need ADMIN, client and frontend tokens their READ_ permissions), oldest first. */
         ApiTokensEnvelope: {
             tokens: components["schemas"]["ApiToken"][];
         };
+        /** @description A new API token. Admin tokens cover every project and environment; client and frontend tokens read one environment, which must exist, and the projects named, which must exist. */
         CreateApiToken: {
+            /** @description A name for people; not unique */
             tokenName: string;
             /**
              * @description `backend` is an alias of `client`
@@ -1765,87 +1822,129 @@ export interface components {
             projects?: string[];
             /** @description One project; ignored when `projects` is given */
             project?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Must be in the future; null or absent for a token that never expires
+             */
             expiresAt?: string | null;
         };
         /** @description 1 to 100 URL-safe characters (letters, digits and `-_.!~*'()`), not `.` or `..` */
         NameType: string;
         /** @description At least one character that is not whitespace */
         ProjectName: string;
-        /** @enum {string} */
+        /**
+         * @description Who may see and join a project in Unleash: `open` (default), `protected` or `private`. Stored and shown; this service grants access by roles only, whatever the mode.
+         * @enum {string}
+         */
         ProjectMode: "open" | "protected" | "private";
+        /** @description A project: a group of flags with its environments and members. */
         Project: {
+            /** @description Used in paths; cannot change */
             id: string;
             name: string;
+            /** @description Null when none was given */
             description: string | null;
             mode: components["schemas"]["ProjectMode"];
+            /** @description The stickiness gradual rollouts and variants of the project's flags get when they name none (`default` unless set) */
             defaultStickiness: string;
+            /** @description Stored health percentage: 100 at creation and not recomputed; the project's insights give the current rating */
             health: number;
             /** @description Active (not archived) flags */
             featureCount: number;
+            /** @description The environments enabled for the project, in the environments' sort order */
             environments: string[];
             /** Format: date-time */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Null until the project's first update
+             */
             updatedAt: string | null;
         };
+        /** @description Every project, oldest first. */
         ProjectsEnvelope: {
             /** @constant */
             version: 1;
             projects: components["schemas"]["Project"][];
         };
+        /** @description A new project. A user who creates it becomes its Owner. */
         CreateProject: {
+            /** @description Used in paths; cannot change later */
             id: components["schemas"]["NameType"];
             name: components["schemas"]["ProjectName"];
             description?: string | null;
+            /** @description Default `open` */
             mode?: components["schemas"]["ProjectMode"];
+            /** @description Default `default` */
             defaultStickiness?: string;
+            /** @description The environments to enable for the project, which must exist; by default every enabled environment */
             environments?: string[];
         };
+        /** @description Changes to a project: `name` is always set, the other fields change only when sent. The id cannot change. */
         UpdateProject: {
             name: components["schemas"]["ProjectName"];
             description?: string | null;
             mode?: components["schemas"]["ProjectMode"];
             defaultStickiness?: string;
         };
+        /** @description An environment to enable for a project; each flag of the project gets it, disabled and without strategies. */
         ProjectEnvironment: {
+            /** @description The name of an existing environment not yet enabled for the project */
             environment: string;
         };
+        /** @description An environment flags are configured in, such as `development` or `production`. A fresh installation has those two. */
         Environment: {
             name: string;
+            /** @description The kind of environment, e.g. `development` or `production`; enabling a flag in a `production` environment moves it to the `live` lifecycle stage, in any other to `pre-live` */
             type: string;
+            /** @description New projects get every enabled environment unless they name theirs */
             enabled: boolean;
+            /** @description Always false: no environment is protected here */
             protected: boolean;
+            /** @description Lists of environments follow it, lowest first, then by name */
             sortOrder: number;
+            /** @description Projects the environment is enabled in */
             projectCount: number;
+            /** @description API tokens that read this environment */
             apiTokenCount: number;
+            /** @description Active flags enabled in this environment */
             enabledToggleCount: number;
         };
+        /** @description Every environment, by sort order, then name. */
         EnvironmentsEnvelope: {
             /** @constant */
             version: 1;
             environments: components["schemas"]["Environment"][];
         };
+        /** @description A new environment. It is enabled in every project (each flag gets it, disabled), and the built-in roles gain its environment permissions. */
         CreateEnvironment: {
             name: components["schemas"]["NameType"];
             /** @description `development`, `production`, or any other kind such as `test` */
             type: components["schemas"]["NameType"];
+            /** @description Default true */
             enabled?: boolean;
+            /** @description Default 9999 */
             sortOrder?: number;
         };
+        /** @description Changes to an environment's type or sort order; only the fields sent change, and an empty body changes nothing. The name cannot change; `/on` and `/off` enable and disable it. */
         UpdateEnvironment: {
             type?: components["schemas"]["NameType"];
             sortOrder?: number;
         };
+        /** @description New sort orders by environment name, e.g. `{"development": 1, "production": 2}`. Every environment named must exist; the others keep theirs. */
         EnvironmentSortOrder: {
             [key: string]: number;
         };
+        /** @description A kind of flag, with how long a flag of it is expected to live. */
         FeatureType: {
+            /** @description What a flag's `type` holds */
             id: string;
             name: string;
             description: string;
+            /** @description Days after its creation when a flag of this type that is not stale counts as potentially stale; null for never */
             lifetimeDays: number | null;
         };
+        /** @description Every flag type: `release`, `experiment`, `operational`, `kill-switch`, `permission`, in that order. */
         FeatureTypesEnvelope: {
             /** @constant */
             version: 1;
@@ -1853,28 +1952,42 @@ export interface components {
         };
         /** @description One of the flag types (`release`, `experiment`, `operational`, `kill-switch`, `permission`; `killswitch` is read as `kill-switch`) */
         FeatureTypeId: string;
+        /** @description A flag in the admin shape: its metadata, its configuration in each environment of its project, its dependencies and its tags. */
         Feature: {
             /**
              * Format: date-time
              * @description When an SDK last reported evaluating the flag
              */
             lastSeenAt: string | null;
+            /** @description Unique across every project, the archive included */
             name: string;
             project: string;
+            /** @description One of the flag types; `release` unless set */
             type: string;
+            /** @description Null when none was given */
             description: string | null;
+            /** @description Set by people; search also reports flags older than their type's lifetime as potentially stale */
             stale: boolean;
+            /** @description Whether SDKs emit impression events when they evaluate the flag */
             impressionData: boolean;
             archived: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the flag was archived; null while it is active
+             */
             archivedAt: string | null;
             /** Format: date-time */
             createdAt: string;
+            /** @description One entry per environment enabled in the flag's project, in the environments' sort order */
             environments: components["schemas"]["FeatureEnvironment"][];
+            /** @description The parent flags this flag depends on */
             dependencies: components["schemas"]["Dependency"][];
+            /** @description Names of the flags that depend on this one */
             children: string[];
+            /** @description Ordered by type, then value */
             tags: components["schemas"]["Tag"][];
         };
+        /** @description A flag's configuration in one environment: on or off, its strategies in evaluation order, and its variants. */
         FeatureEnvironment: {
             /**
              * Format: date-time
@@ -1885,27 +1998,42 @@ export interface components {
             name: string;
             /** @description The environment's name (same as `name`) */
             environment: string;
+            /** @description The flag's name */
             featureName?: string;
+            /** @description The environment's type */
             type: string;
+            /** @description Whether the flag is on here; when on, SDKs evaluate the strategies */
             enabled: boolean;
+            /** @description The environment's sort order */
             sortOrder: number;
+            /** @description In the order SDKs evaluate them: by sortOrder, then creation */
             strategies: components["schemas"]["FeatureStrategy"][];
+            /** @description The flag's variants in this environment; their weights add up to 1000 */
             variants: components["schemas"]["Variant"][];
+            /** @description Whether the flag has any strategy here */
             hasStrategies: boolean;
+            /** @description Whether any of those strategies is not disabled */
             hasEnabledStrategies: boolean;
         };
+        /** @description Flags in Unleash's envelope: a project's active flags, oldest first, or its archived flags, most recently archived first. */
         FeaturesEnvelope: {
             /** @constant */
             version: 1;
             features: components["schemas"]["Feature"][];
         };
+        /** @description A new flag in the project of the path. It gets every environment of the project, disabled, and enters the `initial` lifecycle stage. */
         CreateFeature: {
+            /** @description Unique across every project, the archive included (409 otherwise) */
             name: components["schemas"]["NameType"];
+            /** @description Default `release` */
             type?: components["schemas"]["FeatureTypeId"];
             description?: string | null;
+            /** @description Default false */
             impressionData?: boolean;
+            /** @description Tags to put on the flag; their types must exist, missing tags are created */
             tags?: components["schemas"]["Tag"][];
         };
+        /** @description A flag's new metadata. Fields left out keep their values; a flag cannot be renamed or moved here. */
         UpdateFeature: {
             /** @description Must equal the flag's name when sent */
             name?: string;
@@ -1914,6 +2042,7 @@ export interface components {
             stale?: boolean;
             impressionData?: boolean;
         };
+        /** @description An RFC 6902 JSON Patch, applied to the resource's editable fields; the result must still satisfy the schema a full update takes, and an operation that does not apply is a 400. */
         JsonPatch: {
             /** @enum {string} */
             op: "add" | "remove" | "replace" | "copy" | "move" | "test";
@@ -1921,56 +2050,92 @@ export interface components {
             from?: string;
             value?: unknown;
         }[];
+        /** @description The project to move a flag to. The caller needs MOVE_FEATURE_TOGGLE in both projects, and a flag with dependencies cannot move. Environments the target project lacks are dropped from the flag with their strategies; those it adds come disabled. */
         ChangeProject: {
+            /** @description An existing project */
             newProjectId: string;
         };
+        /** @description Names of flags of the project in the path; every name must be a flag of that project in the expected state (active or archived), or nothing changes. */
         FeatureNames: {
+            /** @description Flag names; duplicates count once */
             features: string[];
         };
+        /** @description Marks flags of the project in the path stale, or not. Every name must be an active flag of that project, or nothing changes. */
         StaleFeatures: {
             features: string[];
             stale: boolean;
         };
+        /** @description A dependency on a parent flag: the child is on only when the parent is on (or off, when `enabled` is false), and, when `variants` are listed, when the parent's variant is one of them. */
         Dependency: {
+            /** @description The parent flag */
             feature: string;
+            /** @description Whether the parent must be enabled (true) or disabled (false) */
             enabled: boolean;
+            /** @description Present only when some parent variants were named */
             variants?: string[];
         };
-        /** @enum {string} */
+        /**
+         * @description The 18 constraint operators of Unleash. `IN` and `NOT_IN` compare with a list, the `STR_` operators with a list of strings, the `NUM_`, `DATE_` and `SEMVER_` operators and `REGEX` with one value.
+         * @enum {string}
+         */
         ConstraintOperator: "IN" | "NOT_IN" | "STR_STARTS_WITH" | "STR_ENDS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_GTE" | "SEMVER_LT" | "SEMVER_LTE" | "REGEX";
+        /** @description A condition on one context field, checked by SDKs at evaluation. The values are checked for the operator: `NUM_` operators need a number, `DATE_` operators an RFC 3339 date-time, `SEMVER_` operators a semantic version, `REGEX` a pattern that compiles. */
         Constraint: {
+            /** @description The context field, e.g. `userId`, `environment` or a custom one */
             contextName: string;
             operator: components["schemas"]["ConstraintOperator"];
             /** @description For IN, NOT_IN and the STR_ operators */
             values?: string[];
             /** @description For the NUM_, DATE_, SEMVER_ operators and REGEX */
             value?: string;
+            /** @description For the string operators; default false */
             caseInsensitive?: boolean;
+            /** @description Negates the outcome; default false */
             inverted?: boolean;
         };
+        /** @description Data SDKs return with a variant. The value is always a string: a `json` payload must parse as JSON, a `number` payload must be a number. */
         Payload: {
-            /** @enum {string} */
+            /**
+             * @description How SDKs should read the value
+             * @enum {string}
+             */
             type: "json" | "csv" | "string" | "number";
             value: string;
         };
+        /** @description Gives a variant to every context whose field has one of the values, whatever the weights. */
         Override: {
+            /** @description The context field, e.g. `userId` */
             contextName: string;
             values: string[];
         };
+        /** @description A variant of a flag in one environment: SDKs give each context one variant of the enabled flag, by weight and stickiness. */
         Variant: {
+            /** @description Unique among the flag's variants */
             name: components["schemas"]["NameType"];
+            /** @description Per thousand. `fix` variants keep theirs; the service computes `variable` ones: what fixed variants leave, shared equally, the remainder one each to the first */
             weight?: number;
-            /** @enum {string} */
+            /**
+             * @description `variable` (default) or `fix`
+             * @enum {string}
+             */
             weightType?: "variable" | "fix";
+            /** @description The context field that keeps a context on the same variant; the project's default stickiness when absent */
             stickiness?: string;
             payload?: components["schemas"]["Payload"];
+            /** @description Contexts that get this variant whatever the weights */
             overrides?: components["schemas"]["Override"][];
         };
+        /** @description A variant of one strategy: when the strategy applies, SDKs pick one of its variants instead of the flag's. Weights are computed as for flag variants. */
         StrategyVariant: {
             name: components["schemas"]["NameType"];
+            /** @description Per thousand; computed for `variable` variants */
             weight?: number;
-            /** @enum {string} */
+            /**
+             * @description `variable` (default) or `fix`
+             * @enum {string}
+             */
             weightType?: "variable" | "fix";
+            /** @description The project's default stickiness when absent */
             stickiness?: string;
             payload?: components["schemas"]["Payload"];
         };
@@ -1978,91 +2143,134 @@ export interface components {
         StrategyParameters: {
             [key: string]: string | number | boolean;
         };
+        /** @description An activation strategy of a flag in one environment. A context gets the flag when any enabled strategy applies to it: the strategy's constraints and its segments' constraints all hold and its parameters let the context in. */
         FeatureStrategy: {
+            /** @description A UUID given by the service */
             id: string;
+            /** @description The strategy definition, e.g. `flexibleRollout` */
             name: string;
+            /** @description A label for people; null when none */
             title: string | null;
             featureName: string;
             environment: string;
+            /** @description A disabled strategy is kept but not served to SDKs */
             disabled: boolean;
+            /** @description Evaluation order, lowest first; ties by creation */
             sortOrder: number;
+            /** @description Values as strings. For `flexibleRollout`, `rollout` (0 to 100), `stickiness` and `groupId` are always present */
             parameters: {
                 [key: string]: string;
             };
+            /** @description Stored with `caseInsensitive` and `inverted` set */
             constraints: components["schemas"]["Constraint"][];
             variants: components["schemas"]["StrategyVariant"][];
+            /** @description Ids of the segments the strategy uses, ascending */
             segments: number[];
         };
+        /** @description A strategy for a flag in one environment, whole. A `flexibleRollout` without them gets `rollout` 100, the project's default stickiness and the flag's name as `groupId`. */
         CreateFeatureStrategy: {
+            /** @description An existing strategy definition (deprecated ones included) */
             name: string;
+            /** @description A label for people */
             title?: string | null;
+            /** @description Default false: the strategy is served */
             disabled?: boolean;
+            /** @description When adding, default: after the strategies the flag has there; when replacing, default: unchanged */
             sortOrder?: number;
             parameters?: components["schemas"]["StrategyParameters"];
             constraints?: components["schemas"]["Constraint"][];
             variants?: components["schemas"]["StrategyVariant"][];
+            /** @description Ids of segments that are global or of the flag's project */
             segments?: number[];
         };
+        /** @description New sort orders for strategies of the flag in this environment, by strategy id. Every id must be a strategy there; the others keep theirs. */
         StrategySortOrder: {
             id: string;
             sortOrder: number;
         }[];
+        /** @description A flag's variants in one environment, with their computed weights. */
         VariantsEnvelope: {
             /** @constant */
             version: 1;
             variants: components["schemas"]["Variant"][];
         };
+        /** @description The whole new list of a flag's variants in one environment. Names must be unique; fixed weights may add up to 1000 at most, and to exactly 1000 when every variant is fixed. An empty list removes the variants. */
         Variants: components["schemas"]["Variant"][];
+        /** @description A named list of constraints that strategies share: a strategy using the segment applies only when all of them hold. */
         Segment: {
+            /** @description Given by the service */
             id: number;
             name: string;
+            /** @description Null when none was given */
             description: string | null;
             /** @description The one project that may use it; null for all */
             project: string | null;
             constraints: components["schemas"]["Constraint"][];
             /** Format: date-time */
             createdAt: string;
+            /** @description Who created it, named as events name callers */
             createdBy: string | null;
+            /** @description Flags (archived ones included) with a strategy that uses it */
             usedInFeatures: number;
+            /** @description Projects of those flags */
             usedInProjects: number;
         };
+        /** @description Every segment, by id. */
         SegmentsEnvelope: {
             segments: components["schemas"]["Segment"][];
         };
+        /** @description A segment, whole: a field left out is cleared. Names are unique. */
         UpsertSegment: {
             name: string;
             description?: string | null;
+            /** @description An existing project to which the segment is limited; null or absent for every project. A segment used by flags of other projects cannot be limited */
             project?: string | null;
             constraints: components["schemas"]["Constraint"][];
         };
+        /** @description A parameter a strategy definition declares. It tells UIs what to ask for; the service does not check strategies' parameter values against it. */
         StrategyParameterDefinition: {
+            /** @description Unique within the definition */
             name: string;
-            /** @enum {string} */
+            /**
+             * @description How the value is edited; values are stored as strings whatever the type
+             * @enum {string}
+             */
             type: "string" | "percentage" | "list" | "number" | "boolean";
+            /** @description Empty when none was given */
             description?: string;
+            /** @description Default false */
             required?: boolean;
         };
+        /** @description A strategy definition: a named way of deciding who gets a flag, and the parameters it takes. The built-in ones (`default`, `flexibleRollout`, `remoteAddress`, `applicationHostname`) cannot be changed or deleted. */
         Strategy: {
             name: string;
+            /** @description The same as `title` */
             displayName: string | null;
+            /** @description A label for people; null when none */
             title: string | null;
+            /** @description Empty when none was given */
             description: string;
             /** @description False for the built-in strategies */
             editable: boolean;
+            /** @description Set by `/deprecate` and `/reactivate`; flags may still use a deprecated strategy */
             deprecated: boolean;
             parameters: components["schemas"]["StrategyParameterDefinition"][];
         };
+        /** @description Every strategy definition, the built-in ones first, then by name. */
         StrategiesEnvelope: {
             /** @constant */
             version: 1;
             strategies: components["schemas"]["Strategy"][];
         };
+        /** @description A strategy definition. On update the name must be the current one; only the fields sent change. */
         UpsertStrategy: {
             name: components["schemas"]["NameType"];
             title?: string | null;
             description?: string | null;
+            /** @description Parameter names must be unique */
             parameters?: components["schemas"]["StrategyParameterDefinition"][];
         };
+        /** @description A parent for the flag in the path. The parent must be an active flag of the same project and the dependency must not form a cycle; adding a parent again replaces its conditions. */
         CreateDependency: {
             /** @description The parent flag */
             feature: string;
@@ -2071,10 +2279,14 @@ export interface components {
             /** @description When the parent must be enabled, the parent variants that satisfy the dependency */
             variants?: string[];
         };
+        /** @description Tags to take off a flag and to put on it, removals first. Answers the flag's tags afterwards. */
         UpdateFeatureTags: {
+            /** @description Their types must exist; tags that do not exist are created */
             addedTags?: components["schemas"]["Tag"][];
+            /** @description Tags the flag does not carry are ignored */
             removedTags?: components["schemas"]["Tag"][];
         };
+        /** @description A constraint as SDKs get it: `values` always present (empty for the single-value operators, which use `value`); `caseInsensitive` and `inverted` always set. */
         ClientConstraint: {
             contextName: string;
             operator: components["schemas"]["ConstraintOperator"];
@@ -2083,8 +2295,10 @@ export interface components {
             caseInsensitive: boolean;
             inverted: boolean;
         };
+        /** @description A strategy as SDKs get it: enabled strategies only, in evaluation order, without id or title. */
         ClientStrategy: {
             name: string;
+            /** @description Values as strings */
             parameters: {
                 [key: string]: string;
             };
@@ -2093,15 +2307,19 @@ export interface components {
             /** @description Only with Unleash-Client-Spec ≥ 4.2.0 */
             segments?: number[];
         };
+        /** @description A flag as SDKs get it, in the environment of the caller's token. Every active flag the token may see is listed, also when it is off. */
         ClientFeature: {
             name: string;
             type: string;
+            /** @description Whether the flag is on in this environment; false when its project does not have the environment */
             enabled: boolean;
+            /** @description Set by people */
             stale: boolean;
             project: string;
             description: string | null;
             impressionData: boolean;
             strategies: components["schemas"]["ClientStrategy"][];
+            /** @description The flag's variants in this environment */
             variants: components["schemas"]["Variant"][];
             /** @description Legacy; the name of the first strategy */
             strategy: string;
@@ -2109,17 +2327,21 @@ export interface components {
             parameters: {
                 [key: string]: string;
             };
+            /** @description Present only when the flag has parents */
             dependencies?: components["schemas"]["Dependency"][];
         };
+        /** @description A segment as SDKs get it: its constraints, referenced by id from strategies. */
         ClientSegment: {
             id: number;
             name: string;
             constraints: components["schemas"]["ClientConstraint"][];
         };
+        /** @description The answer of `GET /api/client/features`: the flags the token may see, sorted by name. Served from memory with a strong ETag; `If-None-Match` with it gives 304. */
         ClientFeatures: {
             /** @constant */
             version: 1;
             features: components["schemas"]["ClientFeature"][];
+            /** @description Only for SDKs that send `Unleash-Client-Spec` 4.2.0 or later: the segments the listed strategies use. Older SDKs get segment constraints copied into each strategy instead */
             segments?: components["schemas"]["ClientSegment"][];
         };
         /** @description An RFC 3339 date-time or milliseconds since the epoch */
@@ -2139,9 +2361,13 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description How often an SDK evaluated one flag during the bucket. */
         ToggleCounts: {
+            /** @description Evaluations to on */
             yes?: number;
+            /** @description Evaluations to off */
             no?: number;
+            /** @description Evaluations per variant name */
             variants?: {
                 [key: string]: number;
             };
@@ -2166,31 +2392,48 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description One running instance of an application in one environment, as its SDK last reported. */
         ApplicationInstance: {
+            /** @description `default` when the SDK sent none */
             instanceId: string;
+            /** @description The environment of the SDK's token (`development` for an all-environments credential) */
             environment: string;
+            /** @description Null when the SDK never sent one */
             sdkVersion: string | null;
+            /** @description The address the last report came from */
             clientIp: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description The last registration or metrics report
+             */
             lastSeen: string;
         };
+        /** @description An application whose SDKs registered or sent metrics. */
         Application: {
             appName: string;
             /** Format: date-time */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description The last registration or metrics report of any instance
+             */
             lastSeen: string;
+            /** @description Strategy names its SDKs said they support when registering */
             strategies: string[];
+            /** @description The environments its instances read, by name */
             environments: string[];
             instances: components["schemas"]["ApplicationInstance"][];
         };
+        /** @description Every application, by name. */
         ApplicationsEnvelope: {
             applications: components["schemas"]["Application"][];
         };
+        /** @description How often SDKs evaluated a flag, per hour over the last 48 hours, newest hour first, per environment and application. */
         FeatureUsage: {
             /** @constant */
             version: 1;
             featureName: string;
+            /** @description One entry per hour, environment and application; counts of one report go to the hour its bucket ended */
             metrics: {
                 environment: string;
                 appName: string;
