@@ -1,26 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest, unsupportedContentTypeMessage, unsupportedMediaType } from './errors.js';
+import { mayHoldUnstorableText, unstorableText } from './storable-text.js';
 
 /** Marks a body whose media type has no parser, so that the guard can answer 415 after the permission check. */
 const UNSUPPORTED = Symbol('unsupported body');
 
-/** A JSON body that does not parse, or that PostgreSQL could not store: answered 400 by the guard, after the permission check. */
+/** A JSON body that does not parse, or holds text PostgreSQL cannot store: answered 400 by the guard, after the permission check. */
 class UnusableJson {
   constructor(readonly message: string) {}
 }
 
-const NUL_MESSAGE = 'Text may not contain the NUL character (\\u0000).';
-
-/** Whether a string, key or nested value holds U+0000, which no PostgreSQL text or jsonb value can store. */
-function holdsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\0');
-  if (value === null || typeof value !== 'object') return false;
-  return Object.entries(value).some(([key, inner]) => key.includes('\0') || holdsNul(inner));
-}
-
 /**
  * Fastify lets a body of an undeclared media type, or a missing body, through unvalidated. This guard
- * answers 415 for the first and 400 for the second; it runs after the permission check.
+ * answers 415 for the first and 400 for the second, and 400 naming the field for text PostgreSQL cannot
+ * store (U+0000, a lone surrogate) in the body, path or query; it runs after the permission check.
  */
 export function registerBodyGuard(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -29,8 +22,9 @@ export function registerBodyGuard(app: FastifyInstance): void {
     if (payload === '') return done(null, undefined);
     parseJson(request, payload as string, (error, body) => {
       if (error) return done(null, new UnusableJson(`The request body is not valid JSON: ${error.message}`));
-      // JSON can only carry U+0000 escaped, so bodies without the escape need no walk.
-      done(null, /\\u0000/i.test(payload as string) && holdsNul(body) ? new UnusableJson(`The request body is refused: ${NUL_MESSAGE}`) : body);
+      // The body was decoded as UTF-8, so U+0000 and lone surrogates can only come in as JSON escapes: without one, no walk.
+      const problem = mayHoldUnstorableText(payload as string) ? unstorableText(body, 'body') : undefined;
+      done(null, problem ? new UnusableJson(`The request body is refused: ${problem}`) : body);
     });
   });
   app.addContentTypeParser('*', (_request, payload, done) => {
@@ -40,7 +34,8 @@ export function registerBodyGuard(app: FastifyInstance): void {
   });
 
   app.addHook('preValidation', async (request) => {
-    if (holdsNul(request.params) || holdsNul(request.query)) throw badRequest(`The path or query is refused: ${NUL_MESSAGE}`);
+    const problem = unstorableText(request.params, 'params') ?? unstorableText(request.query, 'querystring');
+    if (problem) throw badRequest(`The path or query is refused: ${problem}`);
     const accepted: readonly string[] = request.operation?.bodyMediaTypes ?? [];
     if (accepted.length === 0) {
       request.body = undefined;
