@@ -42,7 +42,7 @@ async function pgliteModules() {
 
 async function openPglite(config: { dataDir?: string; snapshot?: Blob }): Promise<Database> {
   const { PGlite, drizzlePglite, migratePglite } = await pgliteModules();
-  const release = config.dataDir ? lockDataDir(config.dataDir) : () => {};
+  const release = config.dataDir ? await lockDataDir(config.dataDir) : () => {};
   try {
     const client = config.snapshot
       ? new PGlite({ loadDataDir: config.snapshot })
