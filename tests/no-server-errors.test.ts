@@ -243,15 +243,15 @@ interface Operation {
   bodySchema?: Schema;
 }
 
-const operations: Operation[] = (Object.entries(operationTable) as [OperationId, (typeof operationTable)[OperationId]][])
-  .filter(([, op]) => !op.path.startsWith('/api/client/'))
-  .map(([id, op]) => ({
-    id,
-    method: op.method,
-    path: op.path,
-    public: op.public,
-    bodySchema: contract.paths[op.path]?.[op.method.toLowerCase()]?.requestBody?.content?.['application/json']?.schema,
-  }));
+const everyOperation: Operation[] = (Object.entries(operationTable) as [OperationId, (typeof operationTable)[OperationId]][]).map(([id, op]) => ({
+  id,
+  method: op.method,
+  path: op.path,
+  public: op.public,
+  bodySchema: contract.paths[op.path]?.[op.method.toLowerCase()]?.requestBody?.content?.['application/json']?.schema,
+}));
+const isClientOperation = (op: Operation) => op.path.startsWith('/api/client/');
+const operations = everyOperation.filter((op) => !isClientOperation(op));
 
 const emptyBodyOf = (op: Operation) => (flatten(op.bodySchema!).type === 'array' ? [] : {});
 const acceptsEmptyBody = (op: Operation) => validatorOf(op.bodySchema!)(emptyBodyOf(op)) as boolean;
@@ -274,6 +274,8 @@ const isUserOperation = (op: Operation) =>
 
 let app: TestApp;
 let fixtures: Fixtures;
+/** A client token, for the client API's operations. */
+let clientToken: string;
 
 /** An admin-token call that must succeed; answers the parsed body. */
 async function must(method: string, path: string, body?: object, options: Parameters<typeof call>[3] = {}): Promise<any> {
@@ -509,6 +511,45 @@ async function expectNoServerError(_title: string, op: Operation, variant: Varia
   if (response.status >= 400) expect(validateError(response.json), `not an Error object: ${response.text}`).toBe(true);
 }
 
+/** Where each string of a body is, as the field names the service's messages use (`constraints.0.values.0`). */
+function stringPlaces(value: unknown, at: string[] = []): string[][] {
+  if (typeof value === 'string') return [at];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, inner]) => stringPlaces(inner, [...at, key]));
+}
+
+/** The body with `suffix` appended to the string at `place`. */
+function withSuffix(value: unknown, place: string[], suffix: string): unknown {
+  if (place.length === 0) return `${value as string}${suffix}`;
+  const [key, ...rest] = place as [string, ...string[]];
+  if (Array.isArray(value)) return value.map((item, i) => (String(i) === key ? withSuffix(item, rest, suffix) : item));
+  return { ...(value as object), [key]: withSuffix((value as Record<string, unknown>)[key], rest, suffix) };
+}
+
+/** Operations with a body holding text, client API included, each with its body and every place of text in it. */
+const textBodyOperations = everyOperation
+  .filter((op) => op.bodySchema)
+  .map((op): [string, Operation] => [`${op.method} ${op.path} (${op.id})`, op]);
+
+/** A lone high surrogate in each text field of the body, one request per field: each is refused with 400 naming the field. */
+async function expectLoneSurrogatesRefused(_title: string, op: Operation) {
+  const f = { ...fixtures, ...(await freshFixtures[op.id]?.(fixtures)) };
+  const url = urlOf(op, f);
+  const places = stringPlaces(bodyOf(op, 'every field', f));
+  const credential = isClientOperation(op) ? { token: clientToken } : isUserOperation(op) ? as(f.user) : op.public ? { token: null } : {};
+  const refusedWithoutField: string[] = [];
+  for (const place of places) {
+    // Built again for each field: names that must be unique stay unique.
+    const body = withSuffix(bodyOf(op, 'every field', f), place, '\ud800');
+    const response = await call(app, op.method, url, { ...credential, body: body as object });
+    const field = ['body', ...place].join('.');
+    expect(response.status, `${op.method} ${url} with a lone surrogate in ${field} → ${response.text}${loggedError(response)}`).toBeLessThan(500);
+    expect(validateError(response.json), `not an Error object: ${response.text}`).toBe(true);
+    if (response.status !== 400 || !String(response.json.message).includes(`${field} `)) refusedWithoutField.push(`${field}: ${response.status} ${response.text}`);
+  }
+  expect(refusedWithoutField).toEqual([]);
+}
+
 beforeAll(async () => {
   app = await startTestApp();
   const environment = await create.environment();
@@ -546,7 +587,7 @@ beforeAll(async () => {
   await must('POST', `${flagPath(project, flag.name)}/dependencies`, { feature: parent.name, variants: ['red'] });
   await must('POST', `${flagEnvironmentPath(project, flag.name, 'production')}/on`);
   await must('POST', `${projectPath(project)}/access`, { roles: [roleId], users: [member.id], groups: [groupId] });
-  const clientToken = await create.apiToken(environment, project);
+  clientToken = await create.apiToken(environment, project);
   const registration = { appName: fixtures.appName, instanceId: 'i-1', interval: 10_000, started: new Date().toISOString(), strategies: ['flexibleRollout'] };
   await must('POST', '/api/client/register', registration, { token: clientToken });
 });
@@ -573,3 +614,11 @@ describe('no server error on resources that exist', () => {
   it.each(rereadCalls)('%s', expectNoServerError);
 });
 
+describe('a lone surrogate in any text field', () => {
+  it('reaches every operation with text in its body, client API included', () => {
+    const withText = textBodyOperations.filter(([, op]) => stringPlaces(bodyOf(op, 'every field', fixtures)).length > 0).map(([, op]) => op.id);
+    expect(withText).toEqual(expect.arrayContaining(['createTagType', 'createSegment', 'registerClient', 'reportClientMetrics', 'setOidcSettings']));
+  });
+
+  it.each(textBodyOperations)('%s: 400 naming the field, for each text field', expectLoneSurrogatesRefused);
+});
