@@ -11,12 +11,13 @@ import { ClientFeatureCache } from './client-features/cache.js';
 import { ClientMetricsStore } from './client-metrics.js';
 import { registerClientFeaturesRoute } from './client-route.js';
 import { routeHandlers } from './handler-adapter.js';
-import type { AppConfig } from './config.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type AppConfig } from './config.js';
 import type { HandlerContext } from './context.js';
 import { contract } from './contract.js';
 import { registerDocs } from './docs.js';
 import { errorBody, toErrorReply, tooManyRequests } from './errors.js';
 import { EventLog, type RecordEvent } from './events.js';
+import { httpTimeouts } from './http-timeouts.js';
 import { createLogger, logOf, registerRequestLogging } from './logging.js';
 import { replicaAnnouncer, startReplicaSync } from './replica-sync.js';
 import { TokenCache } from './token-cache.js';
@@ -66,6 +67,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       logger: false,
       requestIdHeader: 'x-request-id',
       forceCloseConnections: 'idle',
+      ...httpTimeouts(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
       routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000 },
       frameworkErrors: (error, _request, reply) => {
         const { status, body } = toErrorReply(error);

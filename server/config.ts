@@ -14,6 +14,10 @@ export interface AppConfig {
   metricsFlushMs: number;
   /** Login attempts one address may make per minute; more get 429. */
   loginLimitPerMinute: number;
+  /** The longest a client may take to send a whole request (headers and body); then 408. Default 20 s. */
+  requestTimeoutMs?: number;
+  /** At SIGTERM, how long requests in flight may take to finish before their connections are closed. Default 10 s. */
+  gracefulShutdownTimeoutMs?: number;
   /** The user created at the first start, when no user exists; a password is generated when none is given. */
   defaultAdmin?: { username: string; password?: string | undefined };
   /** Where log lines go (tests capture them); standard output when absent. */
@@ -42,6 +46,8 @@ export const environmentVariables = {
   LOG_LEVEL: 'fatal, error, warn, info (default), debug or trace.',
   METRICS_FLUSH_INTERVAL_MS: 'How often SDK registrations and metrics are written to the database. Default 5000.',
   SIMPLE_LOGIN_LIMIT_PER_MINUTE: 'Login attempts one address may make per minute before getting 429. Default 10.',
+  REQUEST_TIMEOUT_MS: 'The longest a client may take to send a whole request (headers and body) before it gets 408 and is disconnected. Default 20000.',
+  GRACEFUL_SHUTDOWN_TIMEOUT: 'At SIGTERM or SIGINT, milliseconds requests in flight may take to finish; then their connections are closed and the process exits. Default 10000.',
   UNLEASH_DEFAULT_ADMIN_USERNAME: 'Username of the admin user created at the first start, when no user exists. Default admin.',
   UNLEASH_DEFAULT_ADMIN_PASSWORD: 'Its password (at least 10 characters, not a common one); generated and printed once when unset.',
 } as const;
@@ -81,6 +87,11 @@ function logLevel(value: string | undefined): string {
   return level;
 }
 
+/** Comfortably above any real client's upload of a 1 MB body, short enough that slow clients cannot pile up. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
+/** Unleash's own default is 1 s; requests in flight here get longer to finish their transaction. */
+export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 10_000;
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     port: port(env.PORT ?? env.HTTP_PORT),
@@ -95,6 +106,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: logLevel(env.LOG_LEVEL),
     metricsFlushMs: positiveInteger(env.METRICS_FLUSH_INTERVAL_MS, 'METRICS_FLUSH_INTERVAL_MS', 5000),
     loginLimitPerMinute: positiveInteger(env.SIMPLE_LOGIN_LIMIT_PER_MINUTE, 'SIMPLE_LOGIN_LIMIT_PER_MINUTE', 10),
+    requestTimeoutMs: positiveInteger(env.REQUEST_TIMEOUT_MS, 'REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS),
+    gracefulShutdownTimeoutMs: positiveInteger(env.GRACEFUL_SHUTDOWN_TIMEOUT, 'GRACEFUL_SHUTDOWN_TIMEOUT', DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS),
     defaultAdmin: { username: env.UNLEASH_DEFAULT_ADMIN_USERNAME || 'admin', password: env.UNLEASH_DEFAULT_ADMIN_PASSWORD || undefined },
   };
 }

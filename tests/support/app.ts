@@ -63,6 +63,8 @@ export interface TestAppOptions {
   loginLimitPerMinute?: number;
   /** The user created when none exists (UNLEASH_DEFAULT_ADMIN_USERNAME and _PASSWORD). */
   defaultAdmin?: AppConfig['defaultAdmin'];
+  /** REQUEST_TIMEOUT_MS: how long a client may take to send a whole request. */
+  requestTimeoutMs?: number;
 }
 
 /** Builds and starts the service on this file's database, on a free port. Closed after the file. */
@@ -89,6 +91,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     metricsFlushMs: options.metricsFlushMs ?? 200,
     loginLimitPerMinute: options.loginLimitPerMinute ?? 10_000,
     ...(options.defaultAdmin && { defaultAdmin: options.defaultAdmin }),
+    ...(options.requestTimeoutMs && { requestTimeoutMs: options.requestTimeoutMs }),
     logStream,
   };
   const { app, createdAdminToken, createdAdminPassword, db } = await buildApp(config);
