@@ -2453,11 +2453,13 @@ export interface components {
         IsFilter: string;
         /** @description `OPERATOR:value[,value…]` with INCLUDE, DO_NOT_INCLUDE, INCLUDE_ALL_OF, INCLUDE_ANY_OF, EXCLUDE_IF_ANY_OF or EXCLUDE_ALL */
         IncludeFilter: string;
+        /** @description One page of flags matching the search, with the number of matches over all pages. */
         FeatureSearchResult: {
             features: components["schemas"]["SearchedFeature"][];
             /** @description How many flags match the filters */
             total: number;
         };
+        /** @description A flag in the search shape: its metadata, its environments with their evaluation counts, segment names, tag colours, lifecycle stage and creator. A filter never trims the tags or environments listed. */
         SearchedFeature: {
             name: string;
             description: string | null;
@@ -2473,7 +2475,10 @@ export interface components {
             impressionData: boolean;
             /** Format: date-time */
             lastSeenAt: string | null;
-            /** @enum {string|null} */
+            /**
+             * @description `child` when the flag depends on a parent, `parent` when other flags depend on it
+             * @enum {string|null}
+             */
             dependencyType: "parent" | "child" | null;
             environments: components["schemas"]["SearchedFeatureEnvironment"][];
             /** @description Names of the segments the flag's strategies use */
@@ -2483,19 +2488,23 @@ export interface components {
                 value: string;
                 color: string | null;
             }[];
+            /** @description The furthest lifecycle stage the flag has reached */
             lifecycle: components["schemas"]["CurrentLifecycleStage"] | null;
+            /** @description Who created the flag: `name` as events name callers, `id` the user's id (0, or -42 for an admin token, when an API token created it) */
             createdBy: {
                 id: number;
                 name: string;
                 imageUrl: string | null;
             };
         };
+        /** @description A flag's configuration in one environment, as search lists it: the admin shape plus variant and evaluation counts. */
         SearchedFeatureEnvironment: {
             name: string;
             environment: string;
             type: string;
             enabled: boolean;
             sortOrder: number;
+            /** @description How many variants the flag has here */
             variantCount: number;
             strategies: components["schemas"]["FeatureStrategy"][];
             variants: components["schemas"]["Variant"][];
@@ -2507,15 +2516,21 @@ export interface components {
             yes: number;
             /** @description Evaluations to false reported by SDKs in the last hour */
             no: number;
+            /** @description Always empty: this service has no change requests yet */
             changeRequestIds: number[];
         };
-        /** @enum {string} */
+        /**
+         * @description The stages of a flag's life, in order: `initial` (created), `pre-live` (first enabled in an environment that is not of type `production`), `live` (first enabled in a `production` environment), `completed` (marked complete by people), `archived`. A flag moves forward only, except that uncompleting and reviving step back out of `completed` and `archived`.
+         * @enum {string}
+         */
         LifecycleStageName: "initial" | "pre-live" | "live" | "completed" | "archived";
+        /** @description A stage a flag entered, and when; a flag's stages are listed in the order it entered them. */
         LifecycleStage: {
             stage: components["schemas"]["LifecycleStageName"];
             /** Format: date-time */
             enteredStageAt: string;
         };
+        /** @description The furthest stage a flag has reached, with its completion status when it is `completed`. */
         CurrentLifecycleStage: {
             stage: components["schemas"]["LifecycleStageName"];
             /**
@@ -2528,22 +2543,30 @@ export interface components {
             /** Format: date-time */
             enteredStageAt: string;
         };
+        /** @description Marks a flag completed: whether it was kept or discarded and, optionally, what was kept. Completing a completed flag replaces the status and keeps the time it was first completed. */
         CompleteFeature: {
             /** @enum {string} */
             status: "kept" | "discarded";
             /** @description What was kept, e.g. a variant name */
             statusValue?: string;
         };
+        /** @description A value a context field may take, offered to people writing constraints. Constraints are not checked against legal values. */
         LegalValue: {
+            /** @description Unique within the field */
             value: string;
+            /** @description What the value means */
             description?: string;
         };
+        /** @description A field of the context SDKs evaluate flags against, such as `userId` or `appName`; constraints name it. */
         ContextField: {
             name: string;
+            /** @description Null when none was given */
             description: string | null;
             /** @description Whether the field may be used for custom stickiness */
             stickiness: boolean;
+            /** @description Lists of context fields follow it, lowest first, then by name */
             sortOrder: number;
+            /** @description The values the field may take; empty when any value goes */
             legalValues: components["schemas"]["LegalValue"][];
             /** Format: date-time */
             createdAt: string | null;
@@ -2552,25 +2575,32 @@ export interface components {
             /** @description Projects of those flags */
             usedInProjects: number | null;
         };
+        /** @description A new context field. Its name cannot change later. */
         CreateContextField: {
             name: components["schemas"]["NameType"];
             description?: string | null;
             /** @description Default false */
             stickiness?: boolean;
+            /** @description Default 10 */
             sortOrder?: number;
+            /** @description Values must be unique; null or absent for none */
             legalValues?: components["schemas"]["LegalValue"][] | null;
         };
+        /** @description Changes to a context field: only the fields sent change. */
         UpdateContextField: {
             /** @description Must be the field's current name when sent; a context field cannot be renamed */
             name?: string;
             description?: string | null;
             stickiness?: boolean;
             sortOrder?: number;
+            /** @description The whole new list, values unique; null empties it */
             legalValues?: components["schemas"]["LegalValue"][] | null;
         };
+        /** @description A context field name to check before creating it: 200 when it is free, 409 when a field has it. */
         ContextFieldNameCheck: {
             name: components["schemas"]["NameType"];
         };
+        /** @description The strategies that constrain on the field, directly or through one of their segments, archived flags' strategies included; ordered by flag, environment, then sort order. */
         ContextFieldStrategies: {
             strategies: {
                 id: string;
@@ -2581,7 +2611,9 @@ export interface components {
                 archived: boolean;
             }[];
         };
+        /** @description A project's statistics over the last 30 days (the current window) and the 30 days before (the past window). */
         ProjectInsights: {
+            /** @description Flags created and archived, events, and members added, per window */
             stats: {
                 /** @description Average lead time (days) of the flags that reached production in the last 30 days */
                 avgTimeToProdCurrentWindow: number;
@@ -2594,6 +2626,7 @@ export interface components {
                 projectActivityPastWindow: number;
                 projectMembersAddedCurrentWindow: number;
             };
+            /** @description Over the project's active flags */
             health: {
                 rating: number;
                 /** @description Active flags that are not stale */
@@ -2601,6 +2634,7 @@ export interface components {
                 potentiallyStaleCount: number;
                 staleCount: number;
             };
+            /** @description Release flags of the project that reached production: days from creation to their first enabling in a `production` environment */
             leadTime: {
                 projectAverage: number;
                 features: {
@@ -2609,39 +2643,54 @@ export interface components {
                     timeToProduction: number;
                 }[];
             };
+            /** @description Active flags per type */
             featureTypeCounts: {
                 type: string;
                 count: number;
             }[];
+            /** @description Users who hold a role in the project, directly or through a group */
             members: {
                 currentMembers: number;
                 /** @description Members added in the last 30 days */
                 change: number;
             };
         };
+        /** @description A user account, never with its password. */
         User: {
             id: number;
+            /** @description Null when none was given */
             name: string | null;
+            /** @description Unique among users, compared without case; null when the user has only a username */
             email: string | null;
+            /** @description Unique among users, compared without case; null when the user has only an email */
             username: string | null;
+            /** @description A Gravatar address made from the email, else the username, else the id */
             imageUrl: string;
             /** @description Id of the user's root role */
             rootRole: number;
             /** @description Failed logins since the last successful one */
             loginAttempts: number;
+            /** @description Always false: this service sends no email */
             emailSent: boolean;
             /**
              * Format: date-time
              * @description Last login
              */
             seenAt: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the account was created
+             */
             createdAt: string;
-            /** @enum {string} */
+            /**
+             * @description Always `User`
+             * @enum {string}
+             */
             accountType: "User";
         };
         /** @description A root role by id, or by name (`Admin`, `Editor`, `Viewer` or a custom root role) */
         RootRoleRef: number | string;
+        /** @description An email address: one `@` and no whitespace. Unique among users, compared without case. */
         Email: string;
         /** @description Needs `email` or `username`. */
         CreateUser: {
@@ -2654,36 +2703,51 @@ export interface components {
             /** @description Accepted; this service sends no email */
             sendEmail?: boolean;
         };
+        /** @description Changes to a user: only the fields sent change, and an empty body changes nothing. The username cannot change, and passwords change through the change-password operations. */
         UpdateUser: {
             name?: string | null;
+            /** @description Must not belong to another user */
             email?: components["schemas"]["Email"];
             rootRole?: components["schemas"]["RootRoleRef"];
         };
+        /** @description A new password: at least 10 characters and not a common one. The user's sessions end, except the caller's own when users change their own password. */
         ChangePassword: {
+            /** @description At least 10 characters, not a common password */
             password: string;
         };
+        /** @description Every user, by id, and the root roles a user may hold. */
         UsersEnvelope: {
             users: components["schemas"]["User"][];
+            /** @description The built-in root roles (`Admin`, `Editor`, `Viewer`) and the custom ones, by id */
             rootRoles: components["schemas"]["Role"][];
         };
+        /** @description Credentials for `POST /auth/simple/login`. A success answers the user and sets the session cookie `flag-session` (48 hours); too many attempts from one address get 429. */
         LoginBody: {
             /** @description A username */
             username: string;
             password: string;
         };
+        /** @description The calling user, with every permission they hold through their root role, their project roles and their groups. Only users have one: an API token gets 400. */
         CurrentUser: {
             user: components["schemas"]["User"];
+            /** @description One entry per grant; `project` and `environment` are present when the grant is limited to one */
             permissions: {
                 permission: string;
                 project?: string;
                 environment?: string;
             }[];
         };
+        /** @description A new personal access token. It acts as the user who created it, with that user's permissions, on the admin API. */
         CreatePersonalAccessToken: {
+            /** @description What the token is for */
             description: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Must be in the future; the token is refused from then on
+             */
             expiresAt: string;
         };
+        /** @description A personal access token as listed, without its secret. */
         PersonalAccessToken: {
             id: number;
             description: string;
@@ -2691,32 +2755,47 @@ export interface components {
             expiresAt: string;
             /** Format: date-time */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description The last request made with it; null when none
+             */
             seenAt: string | null;
         };
+        /** @description A personal access token just created, with its secret: it is in this answer only. */
         PersonalAccessTokenWithSecret: components["schemas"]["PersonalAccessToken"] & {
             /** @description Send as the Authorization header; shown only once */
             secret: string;
         };
+        /** @description The caller's personal access tokens, oldest first. */
         PersonalAccessTokens: {
             pats: components["schemas"]["PersonalAccessToken"][];
         };
+        /** @description A role: a set of permissions. `root` and `root-custom` roles hold everywhere; `project` and `custom` roles hold in the projects where a user or group is given them. Built-in: Admin (1), Editor (2), Viewer (3), Owner (4), Member (5), Reader (6). */
         Role: {
             id: number;
-            /** @enum {string} */
+            /**
+             * @description `root` and `project` for the built-in roles, `root-custom` and `custom` for the ones people create
+             * @enum {string}
+             */
             type: "root" | "project" | "custom" | "root-custom";
             name: string;
             description: string;
+            /** @description Always null here */
             project?: string | null;
         };
+        /** @description A permission a role may grant: `root` permissions hold everywhere, `project` ones in a project, `environment` ones in one environment of a project. */
         Permission: {
             id: number;
+            /** @description E.g. `UPDATE_FEATURE`; operations name the one they need in `x-permission` */
             name: string;
+            /** @description A label for people */
             displayName: string;
             /** @enum {string} */
             type: "root" | "project" | "environment";
+            /** @description For environment permissions, the environment; otherwise null or absent */
             environment?: string | null;
         };
+        /** @description A role with the permissions it grants, ordered by permission, then environment. */
         RoleWithPermissions: {
             id: number;
             /** @enum {string} */
@@ -2725,13 +2804,16 @@ export interface components {
             description: string;
             permissions: components["schemas"]["Permission"][];
         };
+        /** @description Every role, built-in and custom, by id. */
         RolesEnvelope: {
             /** @constant */
             version: 1;
             roles: components["schemas"]["Role"][];
         };
+        /** @description A custom role, whole. A `root-custom` role holds root permissions, a `custom` role project and environment permissions; ADMIN cannot be granted. Names are unique, compared without case; a role's type cannot change, and built-in roles cannot be changed. */
         UpsertRole: {
             name: string;
+            /** @description Empty when left out */
             description?: string;
             /** @enum {string} */
             type: "root-custom" | "custom";
@@ -2741,6 +2823,7 @@ export interface components {
                 environment?: string;
             }[];
         };
+        /** @description Every permission, in Unleash's version 2 listing: root permissions, project permissions, and for each environment its environment permissions. */
         PermissionListing: {
             /** @constant */
             version: 2;
@@ -2753,7 +2836,9 @@ export interface components {
                 }[];
             };
         };
+        /** @description A public signup token: whoever holds a usable one (enabled and not expired) can create an account, which gets the Viewer role. */
         SignupToken: {
+            /** @description What the invite link carries */
             secret: string;
             /** @description The page where an account is created with the token */
             url: string | null;
@@ -2764,55 +2849,83 @@ export interface components {
             expiresAt: string;
             /** Format: date-time */
             createdAt: string;
+            /** @description Who created it, named as events name callers */
             createdBy: string | null;
+            /** @description The users who signed up with it, in the order they joined */
             users: components["schemas"]["User"][] | null;
             role: components["schemas"]["Role"];
         };
+        /** @description Every public signup token, newest first. */
         SignupTokensEnvelope: {
             tokens: components["schemas"]["SignupToken"][];
         };
+        /** @description A new public signup token; accounts created with it get the Viewer role. */
         CreateSignupToken: {
+            /** @description A label for people */
             name: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Must be in the future; the token is usable until that exact instant
+             */
             expiresAt: string;
         };
+        /** @description Changes to a public signup token: its expiry, whether it is enabled, or both. */
         UpdateSignupToken: {
             /** Format: date-time */
             expiresAt?: string;
+            /** @description False stops the token from being used; true makes it usable again until it expires */
             enabled?: boolean;
         };
+        /** @description An account to create with a public signup token. The email and the username must not belong to another user. */
         SignUp: {
             email: components["schemas"]["Email"];
+            /** @description The user's name */
             name: string;
+            /** @description Optional; the email works for logging in too */
             username?: string;
+            /** @description At least 10 characters, not a common password */
             password: string;
         };
+        /** @description A user's membership of a group. */
         GroupMember: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the user was added
+             */
             joinedAt: string;
+            /** @description Who added the user, named as events name callers */
             createdBy: string | null;
             user: components["schemas"]["User"];
         };
+        /** @description A group of users. Its members hold the group's root role, and the project roles the group is given in those projects. */
         Group: {
             id: number;
             name: string;
+            /** @description Null when none was given */
             description: string | null;
+            /** @description Names of single sign-on groups that map to this group; stored and shown */
             mappingsSSO: string[];
             /** @description Root role the members hold through the group */
             rootRole: number | null;
+            /** @description Who created the group, named as events name callers */
             createdBy: string | null;
             /** Format: date-time */
             createdAt: string;
+            /** @description How many members it has */
             userCount: number;
+            /** @description The members, in the order they joined */
             users: components["schemas"]["GroupMember"][];
         };
+        /** @description Every group, by name, with its members. */
         GroupsEnvelope: {
             groups: components["schemas"]["Group"][];
         };
+        /** @description A group, whole. Names are unique, compared without case. */
         UpsertGroup: {
             name: string;
             description?: string | null;
             mappingsSSO?: string[];
+            /** @description The id of a root role the members get; null or absent for none */
             rootRole?: number | null;
             /** @description The members; on update, the whole new member list */
             users?: {
@@ -2821,56 +2934,82 @@ export interface components {
                 };
             }[];
         };
+        /** @description A group that holds roles in the project. */
         ProjectAccessGroup: {
             id: number;
             name: string;
             description: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the group was first given a role here
+             */
             addedAt: string;
             /** Format: date-time */
             createdAt: string;
             /** @description The first of `roles` */
             roleId: number;
+            /** @description The project roles it holds here, ascending */
             roles: number[];
             mappingsSSO: string[];
+            /** @description The group's root role id; null for none */
             rootRole: number | null;
             createdBy: string | null;
+            /** @description Always null: this service has no SCIM */
             scimId: string | null;
             users: components["schemas"]["GroupMember"][];
         };
+        /** @description A user who holds roles in the project directly (not through a group). */
         ProjectAccessUser: {
             id: number;
             name: string | null;
             email: string | null;
             username?: string | null;
             imageUrl: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the user was first given a role here
+             */
             addedAt: string;
             /** @description The first of `roles` */
             roleId: number;
+            /** @description The project roles the user holds here, ascending */
             roles: number[];
         };
+        /** @description Who holds which roles in a project, and the roles that can be given there. */
         ProjectAccess: {
+            /** @description Groups holding roles here, by id */
             groups: components["schemas"]["ProjectAccessGroup"][];
+            /** @description Users holding roles here directly, by id */
             users: components["schemas"]["ProjectAccessUser"][];
+            /** @description Every project role, built-in and custom, by id */
             roles: components["schemas"]["Role"][];
         };
+        /** @description Ids of project roles: Owner (4), Member (5), Reader (6) or a custom project role. */
         ProjectRoleIds: number[];
+        /** @description Gives every role listed to every user and group listed, in the project; roles already held stay. */
         AddProjectAccess: {
             roles: components["schemas"]["ProjectRoleIds"];
+            /** @description Ids of existing users */
             users?: number[];
+            /** @description Ids of existing groups */
             groups?: number[];
         };
+        /** @description The project roles a user or group holds in the project, whole: roles left out are taken away. */
         ProjectRoles: {
             roles: components["schemas"]["ProjectRoleIds"];
         };
+        /** @description A user who created an active flag of the project; flags created with API tokens have no creator here. */
         FlagCreator: {
             id: number;
             /** @description The name */
             name: string;
         };
-        /** @enum {string} */
+        /**
+         * @description A built-in root role, by name.
+         * @enum {string}
+         */
         OidcRootRoleName: "Viewer" | "Editor" | "Admin";
+        /** @description OpenID Connect settings, whole: they replace the stored ones. The secret is stored and never shown again. This service stores and shows these settings; it does not sign users in through OpenID Connect yet. */
         SetOidcSettings: {
             /**
              * @description Only true is accepted; to turn OpenID Connect off
@@ -2883,7 +3022,9 @@ export interface components {
             discoverUrl?: string;
             autoCreate?: boolean;
             enableSingleSignOut?: boolean;
+            /** @description The root role of users created at their first sign-in */
             defaultRootRole?: components["schemas"]["OidcRootRoleName"];
+            /** @description Wins over `defaultRootRole` when both are sent; must be a root role */
             defaultRootRoleId?: number;
             emailDomains?: string;
             acrValues?: string;
@@ -2893,6 +3034,7 @@ export interface components {
             groupJsonPath?: string;
             addGroupsScope?: boolean;
         };
+        /** @description The stored OpenID Connect settings with the secret masked; an empty object when none are stored. */
         OidcSettings: {
             enabled?: boolean;
             clientId?: string;
