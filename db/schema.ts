@@ -14,13 +14,14 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { components } from '../generated/api.js';
 
-export interface StrategyParameterDefinition {
-  name: string;
-  type: 'string' | 'percentage' | 'list' | 'number' | 'boolean';
-  description?: string;
-  required?: boolean;
-}
+// Column types (`.$type`) come from the contract: a row holds what the API reads and writes.
+type Schemas = components['schemas'];
+export type StrategyParameterDefinition = Schemas['StrategyParameterDefinition'];
+export type LifecycleStageName = Schemas['LifecycleStageName'];
+/** A constraint as stored: flags defaulted and `values` always present, the shape SDKs get. */
+type StoredConstraint = Schemas['ClientConstraint'];
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -72,7 +73,7 @@ export const projects = pgTable('projects', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   description: text('description'),
-  mode: text('mode').$type<'open' | 'protected' | 'private'>().notNull().default('open'),
+  mode: text('mode').$type<Schemas['ProjectMode']>().notNull().default('open'),
   defaultStickiness: text('default_stickiness').notNull().default('default'),
   health: integer('health').notNull().default(100),
   createdAt: createdAt(),
@@ -115,7 +116,7 @@ export const contextFields = pgTable('context_fields', {
   description: text('description'),
   stickiness: boolean('stickiness').notNull().default(false),
   sortOrder: integer('sort_order').notNull().default(10),
-  legalValues: jsonb('legal_values').notNull().default([]),
+  legalValues: jsonb('legal_values').$type<Schemas['LegalValue'][]>().notNull().default([]),
   createdAt: createdAt(),
 });
 
@@ -160,8 +161,6 @@ export const features = pgTable(
   (t) => [index('features_project_idx').on(t.project), index('features_created_at_idx').on(t.createdAt, t.name)],
 );
 
-export type LifecycleStageName = 'initial' | 'pre-live' | 'live' | 'completed' | 'archived';
-
 /** The lifecycle stages each flag entered, each once; the latest is its current stage. */
 export const featureLifecycles = pgTable(
   'feature_lifecycles',
@@ -170,7 +169,7 @@ export const featureLifecycles = pgTable(
       .notNull()
       .references(() => features.name, { onDelete: 'cascade', onUpdate: 'cascade' }),
     stage: text('stage').$type<LifecycleStageName>().notNull(),
-    status: text('status').$type<'kept' | 'discarded'>(),
+    status: text('status').$type<Schemas['CompleteFeature']['status']>(),
     statusValue: text('status_value'),
     createdAt: createdAt(),
   },
@@ -187,7 +186,7 @@ export const featureEnvironments = pgTable(
       .notNull()
       .references(() => environments.name, { onDelete: 'cascade', onUpdate: 'cascade' }),
     enabled: boolean('enabled').notNull().default(false),
-    variants: jsonb('variants').notNull().default([]),
+    variants: jsonb('variants').$type<Schemas['Variant'][]>().notNull().default([]),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.featureName, t.environment] }), index('feature_environments_env_idx').on(t.environment)],
@@ -207,9 +206,9 @@ export const featureStrategies = pgTable(
     title: text('title'),
     disabled: boolean('disabled').notNull().default(false),
     sortOrder: integer('sort_order').notNull().default(0),
-    parameters: jsonb('parameters').notNull().default({}),
-    constraints: jsonb('constraints').notNull().default([]),
-    variants: jsonb('variants').notNull().default([]),
+    parameters: jsonb('parameters').$type<Schemas['FeatureStrategy']['parameters']>().notNull().default({}),
+    constraints: jsonb('constraints').$type<StoredConstraint[]>().notNull().default([]),
+    variants: jsonb('variants').$type<Schemas['StrategyVariant'][]>().notNull().default([]),
     createdAt: createdAt(),
   },
   (t) => [index('feature_strategies_feature_env_idx').on(t.featureName, t.environment)],
@@ -220,7 +219,7 @@ export const segments = pgTable('segments', {
   name: text('name').notNull().unique(),
   description: text('description'),
   project: text('project').references(() => projects.id, { onDelete: 'cascade' }),
-  constraints: jsonb('constraints').notNull().default([]),
+  constraints: jsonb('constraints').$type<StoredConstraint[]>().notNull().default([]),
   createdBy: text('created_by'),
   createdAt: createdAt(),
 });
@@ -283,7 +282,7 @@ export const events = pgTable(
     environment: text('environment'),
     data: jsonb('data'),
     preData: jsonb('pre_data'),
-    tags: jsonb('tags').notNull().default(sql`'[]'::jsonb`),
+    tags: jsonb('tags').$type<Schemas['EventTag'][]>().notNull().default(sql`'[]'::jsonb`),
   },
   (t) => [index('events_project_idx').on(t.project, t.id), index('events_feature_idx').on(t.featureName, t.id)],
 );
@@ -292,7 +291,7 @@ export const apiTokens = pgTable('api_tokens', {
   id: serial('id').primaryKey(),
   secretHash: text('secret_hash').notNull().unique(),
   tokenName: text('token_name').notNull(),
-  type: text('type').notNull(),
+  type: text('type').$type<Schemas['ApiTokenType']>().notNull(),
   environment: text('environment').notNull(),
   projects: jsonb('projects').$type<string[]>().notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }),

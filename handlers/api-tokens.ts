@@ -22,7 +22,7 @@ function assertMay(caller: Caller, action: keyof typeof permissionFor, kind: Tok
 const describeToken = (row: TokenRow) => ({
   id: row.id,
   tokenName: row.tokenName,
-  type: row.type as TokenKind,
+  type: row.type,
   environment: row.environment,
   project: row.projects.join(','),
   projects: row.projects,
@@ -98,7 +98,7 @@ export const apiTokenHandlers = {
         .from(t.apiTokens)
         .where(byId ? eq(t.apiTokens.id, Number(params.token)) : eq(t.apiTokens.secretHash, hashSecret(params.token)));
       if (!row) throw notFound('No API token matches that secret or id.');
-      assertMay(caller, 'delete', row.type as TokenKind);
+      assertMay(caller, 'delete', row.type);
       await tx.delete(t.apiTokens).where(eq(t.apiTokens.id, row.id));
       await record({ type: 'api-token-deleted', ...eventScope(row), preData: describeToken(row) });
     });

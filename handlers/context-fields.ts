@@ -15,7 +15,7 @@ const fieldData = (row: FieldRow) => ({
   description: row.description,
   stickiness: row.stickiness,
   sortOrder: row.sortOrder,
-  legalValues: row.legalValues as LegalValue[],
+  legalValues: row.legalValues,
 });
 
 const noSuchField = (name: string) => notFound(`No context field named "${name}" exists.`);

@@ -16,7 +16,7 @@ const whereTarget = (target: Target) =>
 
 async function variantsOf(db: Db, target: Target): Promise<Variant[]> {
   const [row] = await db.select({ variants: t.featureEnvironments.variants }).from(t.featureEnvironments).where(whereTarget(target));
-  return (row?.variants as Variant[] | undefined) ?? [];
+  return row?.variants ?? [];
 }
 
 async function storeVariants(tx: Db, record: RecordEvent, target: Target, requested: Variant[]) {

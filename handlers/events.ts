@@ -18,7 +18,7 @@ const toEvent = (row: EventRow) => ({
   featureName: row.featureName,
   data: row.data as Record<string, unknown> | null,
   preData: row.preData as Record<string, unknown> | null,
-  tags: row.tags as { type: string; value: string }[],
+  tags: row.tags,
 });
 
 export const eventHandlers = {

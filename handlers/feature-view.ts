@@ -28,9 +28,9 @@ export function describeStrategy(row: StrategyRow, segmentIds: number[]) {
     environment: row.environment,
     disabled: row.disabled,
     sortOrder: row.sortOrder,
-    parameters: row.parameters as Record<string, string>,
-    constraints: row.constraints as never[],
-    variants: row.variants as never[],
+    parameters: row.parameters,
+    constraints: row.constraints,
+    variants: row.variants,
     segments: [...segmentIds].sort((a, b) => a - b),
   };
 }
@@ -117,7 +117,7 @@ export async function describeFeatures(db: Db, rows: FeatureRow[]) {
           enabled: state.enabled,
           sortOrder: env.sortOrder,
           strategies: envStrategies,
-          variants: state.variants as never[],
+          variants: state.variants,
           hasStrategies: envStrategies.length > 0,
           hasEnabledStrategies: envStrategies.some((s) => !s.disabled),
           lastSeenAt: state.lastSeenAt?.toISOString() ?? null,

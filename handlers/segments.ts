@@ -14,7 +14,7 @@ const segmentData = (row: SegmentRow) => ({
   name: row.name,
   description: row.description,
   project: row.project,
-  constraints: row.constraints as never[],
+  constraints: row.constraints,
 });
 
 /** Segments with how many flags and projects use them, in a fixed number of queries. */

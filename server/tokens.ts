@@ -29,7 +29,7 @@ export function credentialFrom(header: string | undefined): string | undefined {
 }
 
 export function callerOfToken(token: TokenRow): Caller {
-  const kind = token.type as TokenKind;
+  const kind = token.type;
   return {
     name: token.tokenName,
     userId: kind === 'admin' ? ADMIN_TOKEN_USER_ID : null,

@@ -88,15 +88,15 @@ async function readFlags(tx: Db, names: string[] | null): Promise<FlagRecord[]> 
     records.get(state.featureName)?.environments.set(state.environment, {
       enabled: state.enabled,
       strategies: [],
-      variants: state.variants as Variant[],
+      variants: state.variants,
     });
   }
   for (const s of strategies.filter((s) => !s.disabled).sort(strategyOrder)) {
     records.get(s.featureName)?.environments.get(s.environment)?.strategies.push({
       name: s.strategyName,
-      constraints: s.constraints as ClientConstraint[],
-      parameters: s.parameters as Record<string, string>,
-      variants: s.variants as StrategyVariant[],
+      constraints: s.constraints,
+      parameters: s.parameters,
+      variants: s.variants,
       segments: (segmentsOf.get(s.id) ?? []).sort((a, b) => a - b),
     });
   }
@@ -121,7 +121,7 @@ export async function readSnapshot(db: Db): Promise<Snapshot> {
     return {
       revision,
       flags: new Map(flags.map((flag) => [flag.name, flag])),
-      segments: new Map(segments.map((s) => [s.id, { id: s.id, name: s.name, constraints: s.constraints as ClientConstraint[] }])),
+      segments: new Map(segments.map((s) => [s.id, { id: s.id, name: s.name, constraints: s.constraints }])),
     };
   }, readOnly);
 }
