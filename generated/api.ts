@@ -2079,7 +2079,7 @@ export interface components {
          * @enum {string}
          */
         ConstraintOperator: "IN" | "NOT_IN" | "STR_STARTS_WITH" | "STR_ENDS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_GTE" | "SEMVER_LT" | "SEMVER_LTE" | "REGEX";
-        /** @description A condition on one context field, checked by SDKs at evaluation. The values are checked for the operator: `NUM_` operators need a number, `DATE_` operators an RFC 3339 date-time, `SEMVER_` operators a semantic version, `REGEX` a pattern that compiles. */
+        /** @description A condition on one context field, checked by SDKs at evaluation. The values are checked for the operator: `NUM_` operators need a number, `DATE_` operators an RFC 3339 date-time, `SEMVER_` operators a semantic version, `REGEX` a pattern RE2 compiles (SDKs evaluate it with RE2: inline flags such as `(?i)` are accepted, lookaround and backreferences are not). */
         Constraint: {
             /** @description The context field, e.g. `userId`, `environment` or a custom one */
             contextName: string;

@@ -1,4 +1,5 @@
 // Rules a schema cannot express for strategies: constraint values per operator, variant weights, parameters.
+import { RE2JS } from 're2js';
 import semver from 'semver';
 import type { components } from '../generated/api.js';
 import { badRequest } from '../server/errors.js';
@@ -16,6 +17,16 @@ function isRfc3339(value: string): boolean {
   if (!match || Number.isNaN(Date.parse(value))) return false;
   const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
   return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** SDKs evaluate REGEX with RE2: inline flags such as `(?i)` are fine, lookaround and backreferences are not. */
+function checkRe2(pattern: string, caseInsensitive: boolean, where: string) {
+  try {
+    RE2JS.compile(pattern, caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : 'it does not compile';
+    throw badRequest(`${where}.value: "${pattern}" is not a regular expression RE2 (which SDKs evaluate it with) accepts: ${reason}.`);
+  }
 }
 
 function singleValue(constraint: Constraint, where: string): string {
@@ -39,13 +50,7 @@ export function normalizeConstraint(constraint: Constraint, where: string) {
     throw badRequest(`${where}.value: "${value}" is not an RFC 3339 date-time (e.g. 2026-01-31T12:00:00Z), which ${op} needs.`);
   }
   if (op.startsWith('SEMVER_') && (semver.valid(value) === null || !/^\d/.test(value) || value.trim() !== value)) throw badRequest(`${where}.value: "${value}" is not a valid semantic version, which ${op} needs.`);
-  if (op === 'REGEX') {
-    try {
-      new RegExp(value, constraint.caseInsensitive ? 'i' : '');
-    } catch {
-      throw badRequest(`${where}.value: "${value}" is not a regular expression that compiles.`);
-    }
-  }
+  if (op === 'REGEX') checkRe2(value, constraint.caseInsensitive ?? false, where);
   return { ...base, values: [] as string[], value };
 }
 
