@@ -47,9 +47,10 @@ async function requireSegment(db: Db, id: number) {
 async function segmentValues(db: Db, input: SegmentInput, id?: number) {
   const [sameName] = await db.select().from(t.segments).where(eq(t.segments.name, input.name));
   if (sameName && sameName.id !== id) throw nameExists(`A segment named "${input.name}" already exists.`);
-  if (input.project) {
+  // An empty string is a project id like any other: one that does not exist (null is "every project").
+  if (input.project !== undefined && input.project !== null) {
     const [project] = await db.select().from(t.projects).where(eq(t.projects.id, input.project));
-    if (!project) throw badRequest(`project: no project with id "${input.project}" exists.`);
+    if (!project) throw badRequest(`body.project: no project with id "${input.project}" exists; name an existing project, or send null for a segment of every project.`);
   }
   return {
     name: input.name,

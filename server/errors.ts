@@ -66,6 +66,21 @@ export function toErrorReply(error: unknown): { status: number; body: ErrorBody;
   if (status && status >= 400 && status < 500) {
     const message = fw.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
       ? `The request body is not valid JSON: ${fw.message}`
+/**
+ * A foreign-key violation (23503) a handler's own checks missed, as a 4xx: writing a reference to a row that
+ * does not exist is the caller's mistake (400); removing a row still referenced is a conflict (409).
+ */
+function foreignKeyReply(error: unknown): { status: number; body: ErrorBody; internal: false } | undefined {
+  for (let e: any = error; e; e = e.cause) {
+    if (e.code !== '23503') continue;
+    const stillReferenced = /still referenced/i.test(`${e.detail ?? ''} ${e.message ?? ''}`);
+    return stillReferenced
+      ? { status: 409, body: errorBody('ConflictError', 'It is still used elsewhere; remove what uses it first.'), internal: false }
+      : { status: 400, body: errorBody('ValidationError', 'The request refers to something that does not exist; check the names and ids it sends.'), internal: false };
+  }
+  return undefined;
+}
+
       : (fw.message ?? 'Bad request');
     return { status, body: errorBody(nameByStatus[status] ?? 'ValidationError', message), internal: false };
   }
@@ -75,3 +90,5 @@ export function toErrorReply(error: unknown): { status: number; body: ErrorBody;
 export function unsupportedContentTypeMessage(contentType: string | undefined): string {
   return `We do not accept the content type ${contentType ? `"${contentType}"` : 'you sent (none)'}; send application/json with a JSON body.`;
 }
+  const foreignKey = foreignKeyReply(error);
+  if (foreignKey) return foreignKey;
