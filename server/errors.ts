@@ -42,30 +42,6 @@ function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
-interface FrameworkError {
-  statusCode?: number;
-  code?: string;
-  message?: string;
-  validation?: unknown;
-}
-
-/** Every error, ours or the framework's, as the status and `{id, name, message}` the client gets. */
-export function toErrorReply(error: unknown): { status: number; body: ErrorBody; internal: boolean } {
-  if (error instanceof AppError) return { status: error.status, body: errorBody(error.errorName, error.message), internal: false };
-  if (isUniqueViolation(error)) {
-    return { status: 409, body: errorBody('NameExistsError', 'A resource with that name already exists'), internal: false };
-  }
-  const fw = error as FrameworkError;
-  if (fw.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    return { status: 415, body: errorBody('ContentTypeerror', unsupportedContentTypeMessage(undefined)), internal: false };
-  }
-  if (fw.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-    return { status: 400, body: errorBody('ValidationError', 'The request body is empty but its content type is application/json'), internal: false };
-  }
-  const status = fw.statusCode;
-  if (status && status >= 400 && status < 500) {
-    const message = fw.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
-      ? `The request body is not valid JSON: ${fw.message}`
 /**
  * A foreign-key violation (23503) a handler's own checks missed, as a 4xx: writing a reference to a row that
  * does not exist is the caller's mistake (400); removing a row still referenced is a conflict (409).
@@ -81,6 +57,32 @@ function foreignKeyReply(error: unknown): { status: number; body: ErrorBody; int
   return undefined;
 }
 
+interface FrameworkError {
+  statusCode?: number;
+  code?: string;
+  message?: string;
+  validation?: unknown;
+}
+
+/** Every error, ours or the framework's, as the status and `{id, name, message}` the client gets. */
+export function toErrorReply(error: unknown): { status: number; body: ErrorBody; internal: boolean } {
+  if (error instanceof AppError) return { status: error.status, body: errorBody(error.errorName, error.message), internal: false };
+  if (isUniqueViolation(error)) {
+    return { status: 409, body: errorBody('NameExistsError', 'A resource with that name already exists'), internal: false };
+  }
+  const foreignKey = foreignKeyReply(error);
+  if (foreignKey) return foreignKey;
+  const fw = error as FrameworkError;
+  if (fw.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return { status: 415, body: errorBody('ContentTypeerror', unsupportedContentTypeMessage(undefined)), internal: false };
+  }
+  if (fw.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    return { status: 400, body: errorBody('ValidationError', 'The request body is empty but its content type is application/json'), internal: false };
+  }
+  const status = fw.statusCode;
+  if (status && status >= 400 && status < 500) {
+    const message = fw.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+      ? `The request body is not valid JSON: ${fw.message}`
       : (fw.message ?? 'Bad request');
     return { status, body: errorBody(nameByStatus[status] ?? 'ValidationError', message), internal: false };
   }
@@ -90,5 +92,3 @@ function foreignKeyReply(error: unknown): { status: number; body: ErrorBody; int
 export function unsupportedContentTypeMessage(contentType: string | undefined): string {
   return `We do not accept the content type ${contentType ? `"${contentType}"` : 'you sent (none)'}; send application/json with a JSON body.`;
 }
-  const foreignKey = foreignKeyReply(error);
-  if (foreignKey) return foreignKey;
