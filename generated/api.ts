@@ -1657,9 +1657,15 @@ export interface components {
              */
             health: "GOOD";
         };
-        /** @description 2 to 50 characters, not starting or ending with whitespace, not `..` */
+        /**
+         * @description 2 to 50 characters, not starting or ending with whitespace, not `..`
+         * @example checkout
+         */
         TagValueText: string;
-        /** @description 2 to 50 URL-safe characters (letters, digits and `-_.!~*'()`), not `..` */
+        /**
+         * @description 2 to 50 URL-safe characters (letters, digits and `-_.!~*'()`), not `..`
+         * @example simple
+         */
         TagTypeName: string;
         /** @description A tag: a value of a tag type, written `type:value` in filters. The pair identifies the tag; its type must exist. */
         Tag: {
@@ -1705,7 +1711,10 @@ export interface components {
             version: 1;
             tagType: components["schemas"]["TagType"];
         };
-        /** @description A colour as `#RRGGBB` */
+        /**
+         * @description A colour as `#RRGGBB`
+         * @example #1A73E8
+         */
         Color: string | null;
         /** @description A new tag type. Only the name is required; the name cannot change later. */
         CreateTagType: {
@@ -1828,9 +1837,15 @@ export interface components {
              */
             expiresAt?: string | null;
         };
-        /** @description 1 to 100 URL-safe characters (letters, digits and `-_.!~*'()`), not `.` or `..` */
+        /**
+         * @description 1 to 100 URL-safe characters (letters, digits and `-_.!~*'()`), not `.` or `..`
+         * @example new-checkout
+         */
         NameType: string;
-        /** @description At least one character that is not whitespace */
+        /**
+         * @description At least one character that is not whitespace
+         * @example Payments
+         */
         ProjectName: string;
         /**
          * @description Who may see and join a project in Unleash: `open` (default), `protected` or `private`. Stored and shown; this service grants access by roles only, whatever the mode.
@@ -1950,7 +1965,10 @@ export interface components {
             version: 1;
             types: components["schemas"]["FeatureType"][];
         };
-        /** @description One of the flag types (`release`, `experiment`, `operational`, `kill-switch`, `permission`; `killswitch` is read as `kill-switch`) */
+        /**
+         * @description One of the flag types (`release`, `experiment`, `operational`, `kill-switch`, `permission`; `killswitch` is read as `kill-switch`)
+         * @example release
+         */
         FeatureTypeId: string;
         /** @description A flag in the admin shape: its metadata, its configuration in each environment of its project, its dependencies and its tags. */
         Feature: {
@@ -2139,7 +2157,14 @@ export interface components {
             stickiness?: string;
             payload?: components["schemas"]["Payload"];
         };
-        /** @description Parameter values; numbers and booleans are stored as strings */
+        /**
+         * @description Parameter values; numbers and booleans are stored as strings
+         * @example {
+         *       "rollout": "25",
+         *       "stickiness": "userId",
+         *       "groupId": "new-checkout"
+         *     }
+         */
         StrategyParameters: {
             [key: string]: string | number | boolean;
         };
@@ -2344,7 +2369,11 @@ export interface components {
             /** @description Only for SDKs that send `Unleash-Client-Spec` 4.2.0 or later: the segments the listed strategies use. Older SDKs get segment constraints copied into each strategy instead */
             segments?: components["schemas"]["ClientSegment"][];
         };
-        /** @description An RFC 3339 date-time or milliseconds since the epoch */
+        /**
+         * @description An RFC 3339 date-time or milliseconds since the epoch
+         * @example 2026-11-23T09:00:00.000Z
+         * @example 1795424400000
+         */
         Timestamp: string | number;
         /** @description What Unleash SDKs send; fields not listed are accepted and ignored */
         ClientRegistration: {
@@ -2449,9 +2478,15 @@ export interface components {
                 };
             }[];
         };
-        /** @description `OPERATOR:value[,value…]` with IS, IS_NOT, IS_ANY_OF or IS_NONE_OF */
+        /**
+         * @description `OPERATOR:value[,value…]` with IS, IS_NOT, IS_ANY_OF or IS_NONE_OF
+         * @example IS_ANY_OF:default,payments
+         */
         IsFilter: string;
-        /** @description `OPERATOR:value[,value…]` with INCLUDE, DO_NOT_INCLUDE, INCLUDE_ALL_OF, INCLUDE_ANY_OF, EXCLUDE_IF_ANY_OF or EXCLUDE_ALL */
+        /**
+         * @description `OPERATOR:value[,value…]` with INCLUDE, DO_NOT_INCLUDE, INCLUDE_ALL_OF, INCLUDE_ANY_OF, EXCLUDE_IF_ANY_OF or EXCLUDE_ALL
+         * @example INCLUDE_ANY_OF:simple:checkout,simple:payments
+         */
         IncludeFilter: string;
         /** @description One page of flags matching the search, with the number of matches over all pages. */
         FeatureSearchResult: {
@@ -2688,9 +2723,16 @@ export interface components {
              */
             accountType: "User";
         };
-        /** @description A root role by id, or by name (`Admin`, `Editor`, `Viewer` or a custom root role) */
+        /**
+         * @description A root role by id, or by name (`Admin`, `Editor`, `Viewer` or a custom root role)
+         * @example Editor
+         * @example 2
+         */
         RootRoleRef: number | string;
-        /** @description An email address: one `@` and no whitespace. Unique among users, compared without case. */
+        /**
+         * @description An email address: one `@` and no whitespace. Unique among users, compared without case.
+         * @example ada@example.com
+         */
         Email: string;
         /** @description Needs `email` or `username`. */
         CreateUser: {
