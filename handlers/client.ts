@@ -3,6 +3,7 @@ import type { Handlers } from '../generated/handlers.js';
 import type { Caller } from '../server/caller.js';
 import { clientFeature, shapeKey, visible, type Shape } from '../server/client-features/body.js';
 import { ClientFeatureCache } from '../server/client-features/cache.js';
+import { contentCoding, ifNoneMatchHolds } from '../server/client-features/negotiate.js';
 import { notFound } from '../server/errors.js';
 import { ALL } from '../server/tokens.js';
 
@@ -10,8 +11,6 @@ import { ALL } from '../server/tokens.js';
 const DEFAULT_ENVIRONMENT = 'development';
 /** From this client spec on, SDKs resolve segments themselves. */
 const SEGMENTS_SPEC = '4.2.0';
-/** Bodies smaller than this are not worth compressing. */
-const COMPRESS_FROM_BYTES = 1024;
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -72,35 +71,14 @@ function shapeOf(caller: Caller, query: ClientQuery, inline: boolean): Shape {
   };
 }
 
-/** `If-None-Match` holds this ETag: exactly, in its weak form, in a list, or as `*`. */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch === etag) return true;
-  return ifNoneMatch.split(',').some((candidate) => {
-    const value = candidate.trim().replace(/^W\//, '');
-    return value === etag || value === '*';
-  });
-}
-
-function encodingFor(acceptEncoding: string | undefined): 'br' | 'gzip' | undefined {
-  if (!acceptEncoding) return undefined;
-  const accepted = acceptEncoding
-    .split(',')
-    .map((part) => part.trim().split(';'))
-    .filter(([, q]) => !q || Number(q.trim().replace(/^q=/, '')) > 0)
-    .map(([name]) => name!.trim().toLowerCase());
-  if (accepted.includes('br')) return 'br';
-  if (accepted.includes('gzip')) return 'gzip';
-  return undefined;
-}
-
 export const clientHandlers = {
   async getClientFeatures({ query, headers }, { caller, clientFeatures }) {
     const inline = inlineSegments(headers);
     const { shape, key } = unfiltered(query) ? plainShape(caller, inline) : { shape: shapeOf(caller, query, inline), key: undefined };
     const served = (key !== undefined && clientFeatures.peek(key)) || (await clientFeatures.body(shape, key));
-    if (matches(header(headers, 'if-none-match'), served.etag)) return { status: 304, body: undefined, headers: { etag: served.etag } };
-    const encoding = served.body.length >= COMPRESS_FROM_BYTES ? encodingFor(header(headers, 'accept-encoding')) : undefined;
+    if (ifNoneMatchHolds(header(headers, 'if-none-match'), served.etag)) return { status: 304, body: undefined, headers: { etag: served.etag } };
+    const coding = contentCoding(header(headers, 'accept-encoding'), served.body.length);
+    const encoding = coding === 'identity' ? undefined : coding;
     const body = encoding === 'br' ? ClientFeatureCache.brotli(served) : encoding === 'gzip' ? ClientFeatureCache.gzip(served) : served.body;
     return {
       status: 200,

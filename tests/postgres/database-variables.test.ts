@@ -46,7 +46,8 @@ describe('a start through DATABASE_HOST, DATABASE_PORT, DATABASE_NAME, DATABASE_
     expect(response.status).toBe(200);
     const body = (await response.json()) as { tagTypes: { name: string }[] };
     expect(body.tagTypes.map((t) => t.name)).toContain('simple');
-    const [row] = await built.db.execute<{ user: string; database: string }>(sql`select current_user as "user", current_database() as "database"`);
+    const rows = (await built.db.execute(sql`select current_user as "user", current_database() as "database"`)) as unknown as { user: string; database: string }[];
+    const row = rows[0];
     expect(row).toEqual({ user: role, database: new URL(await filePostgresDatabase()).pathname.slice(1) });
   });
 });
