@@ -1,4 +1,5 @@
 import semver from 'semver';
+import type { operations } from '../generated/api.js';
 import type { Handlers } from '../generated/handlers.js';
 import type { Caller } from '../server/caller.js';
 import { clientFeature, shapeKey, visible, type Shape } from '../server/client-features/body.js';
@@ -35,7 +36,7 @@ function inlineSegments(headers: Headers): boolean {
   return inline;
 }
 
-type ClientQuery = { tag?: string[]; 'tag[]'?: string[]; project?: string[]; namePrefix?: string } | undefined;
+type ClientQuery = operations['getClientFeatures']['parameters']['query'];
 
 const unfiltered = (query: ClientQuery) => !query || (!query.tag?.length && !query['tag[]']?.length && !query.project?.length && query.namePrefix === undefined);
 

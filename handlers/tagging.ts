@@ -1,14 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/connect.js';
+import type { components } from '../generated/api.js';
 import * as t from '../db/schema.js';
 import type { RecordEvent } from '../server/events.js';
 import { badRequest } from '../server/errors.js';
 import type { FeatureRow } from './feature-view.js';
 
-interface Tag {
-  type: string;
-  value: string;
-}
+type Tag = components['schemas']['Tag'];
 
 /** Puts a tag on a flag, creating the tag first when it does not exist. Returns false when it was there. */
 export async function tagFeature(tx: Db, record: RecordEvent, feature: FeatureRow, tag: Tag): Promise<boolean> {
