@@ -6,16 +6,11 @@ import { strategyOrder } from '../../db/strategy-order.js';
 import type { components } from '../../generated/api.js';
 
 export type ClientConstraint = components['schemas']['ClientConstraint'];
-type StrategyVariant = components['schemas']['StrategyVariant'];
+type ClientFeature = components['schemas']['ClientFeature'];
 type Variant = components['schemas']['Variant'];
 
-export interface ClientStrategy {
-  name: string;
-  constraints: ClientConstraint[];
-  parameters: Record<string, string>;
-  variants: StrategyVariant[];
-  segments: number[];
-}
+/** A strategy as SDKs get it, with the ids of its segments always listed (inlined later for older SDKs). */
+export type ClientStrategy = Required<components['schemas']['ClientStrategy']>;
 
 export interface FlagInEnvironment {
   enabled: boolean;
@@ -23,13 +18,8 @@ export interface FlagInEnvironment {
   variants: Variant[];
 }
 
-export interface FlagRecord {
-  name: string;
-  project: string;
-  type: string;
-  description: string | null;
-  stale: boolean;
-  impressionData: boolean;
+/** A flag with what every environment serves: the fields SDKs get, plus what filters and shapes need. */
+export interface FlagRecord extends Pick<ClientFeature, 'name' | 'project' | 'type' | 'description' | 'stale' | 'impressionData'> {
   /** `type:value` of each tag. */
   tags: Set<string>;
   environments: Map<string, FlagInEnvironment>;
