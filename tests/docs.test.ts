@@ -1,5 +1,7 @@
 import { parse } from 'yaml';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestApp, type TestApp } from './support/app.js';
 
@@ -36,5 +38,28 @@ describe('the contract and the explorer', () => {
     }
     const initializer = await call(app, 'GET', '/docs/static/swagger-initializer.js', { token: null });
     expect(initializer.text).toContain('/docs/openapi.json');
+  });
+
+  it('shows the service\'s name, not the framework\'s logo, in the title, the top bar and the icon', async () => {
+    const { info } = parse(await readFile('openapi.yaml', 'utf8')) as { info: { title: string } };
+    const swaggerUiFolder = path.dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui'));
+    const fastifyLogo = await readFile(path.join(swaggerUiFolder, 'static', 'logo.svg'));
+
+    const page = await call(app, 'GET', '/docs', { token: null });
+    expect(page.text).toContain(`<title>${info.title}</title>`);
+    expect(page.text).not.toMatch(/favicon-(16|32)x\d+\.png|logo\.svg/);
+    const icon = /<link rel="icon" type="image\/svg\+xml" href="[^"]*\/(static\/theme\/[^"]+)"/.exec(page.text);
+    expect(icon).not.toBeNull();
+    const favicon = await call(app, 'GET', `/docs/${icon![1]}`, { token: null });
+    expect(favicon.status).toBe(200);
+    expect(favicon.headers['content-type']).toContain('image/svg+xml');
+
+    const initializer = await call(app, 'GET', '/docs/static/swagger-initializer.js', { token: null });
+    expect(initializer.text).not.toContain(fastifyLogo.toString('base64'));
+    const logo = /img\.src = 'data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)'/.exec(initializer.text);
+    expect(logo).not.toBeNull();
+    const svg = Buffer.from(logo![1]!, 'base64').toString('utf8');
+    expect(svg).toContain(`>${info.title}</text>`);
+    expect(svg).not.toMatch(externalReference);
   });
 });
