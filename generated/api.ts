@@ -2812,7 +2812,7 @@ export interface components {
         PersonalAccessTokens: {
             pats: components["schemas"]["PersonalAccessToken"][];
         };
-        /** @description A role: a set of permissions. `root` and `root-custom` roles hold everywhere; `project` and `custom` roles hold in the projects where a user or group is given them. Built-in: Admin (1), Editor (2), Viewer (3), Owner (4), Member (5), Reader (6). */
+        /** @description A role: a set of permissions. `root` and `root-custom` roles are held across the service (their project and environment permissions, such as an Editor's flag permissions, in the `default` project only, as in Unleash); `project` and `custom` roles in the projects where a user or group is given them. Built-in: Admin (1), Editor (2), Viewer (3), Owner (4), Member (5), Reader (6). */
         Role: {
             id: number;
             /**
