@@ -1,18 +1,26 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { pino, type Logger } from 'pino';
+import { pino, type Logger, type LoggerOptions } from 'pino';
 import type { AppConfig } from './config.js';
+import { redacted } from './log-redaction.js';
 
 // Path segments that carry a credential: never written to a log line.
 const secretInPath = /((?:api-tokens|invite-link\/tokens|invite)\/+)[^/?]+/g;
 
 export const redactUrl = (url: string) => url.replace(secretInPath, '$1[redacted]');
 
-/** The service's logger: pino, without credential headers or secret fields. */
+/**
+ * The service's logger: pino, with credential-named fields (secret, password, token, authorization,
+ * cookie, …) redacted at any depth and errors logged without a failed query's SQL or parameters.
+ * pino's own `redact` takes fixed paths, so every logged object goes through `redacted` instead.
+ */
 export function createLogger(config: AppConfig): Logger {
-  const options = {
+  const options: LoggerOptions = {
     level: config.logLevel,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.secret', '*.password'], censor: '[redacted]' },
-    serializers: { err: pino.stdSerializers.err },
+    formatters: {
+      log: (object) => redacted(object) as Record<string, unknown>,
+      bindings: (bindings) => redacted(bindings) as Record<string, unknown>,
+    },
+    serializers: { err: (error) => redacted(error) },
   };
   return config.logStream ? pino(options, config.logStream) : pino(options);
 }
