@@ -2200,7 +2200,7 @@ export interface components {
             title?: string | null;
             /** @description Default false: the strategy is served */
             disabled?: boolean;
-            /** @description When adding, default: after the strategies the flag has there; when replacing, default: unchanged */
+            /** @description When adding, default: how many strategies the flag already has there; when replacing, default: unchanged */
             sortOrder?: number;
             parameters?: components["schemas"]["StrategyParameters"];
             constraints?: components["schemas"]["Constraint"][];
