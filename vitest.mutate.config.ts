@@ -1,0 +1,37 @@
+import { defineConfig } from 'vitest/config';
+
+// Mutation testing (`npm run mutate`): the embedded database only, and only the test files that exercise the
+// mutated modules, so that one mutant's run stays short. MUTATE_TESTS (comma-separated paths) narrows it further.
+const relevant = [
+  // permission check, authentication, token cache
+  'tests/access.test.ts',
+  'tests/access-matrix.test.ts',
+  'tests/api-tokens.test.ts',
+  'tests/group-root-roles.test.ts',
+  'tests/login.test.ts',
+  'tests/multi-project-tokens.test.ts',
+  'tests/project-access.test.ts',
+  // client API scoping and the snapshot
+  'tests/client-api.test.ts',
+  'tests/segment-changes.test.ts',
+  // constraint rules, variants
+  'tests/feature-strategies.test.ts',
+  'tests/segments.test.ts',
+  'tests/variant-weights.test.ts',
+  // search filters
+  'tests/feature-search.test.ts',
+];
+
+const include = process.env.MUTATE_TESTS ? process.env.MUTATE_TESTS.split(',') : relevant;
+
+export default defineConfig({
+  test: {
+    include,
+    env: { TEST_DB: 'pglite' },
+    // Modules stay loaded between test files and mutant runs (Stryker switches mutants at run time).
+    isolate: false,
+    globalSetup: ['tests/support/global-setup-pglite.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
