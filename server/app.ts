@@ -15,6 +15,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS, type AppConfig } from './config.js';
 import type { HandlerContext } from './context.js';
 import { contract } from './contract.js';
 import { registerDocs } from './docs.js';
+import { ServiceMetrics, registerPrometheus, timeRequests } from './prometheus.js';
 import { errorBody, toErrorReply, tooManyRequests } from './errors.js';
 import { EventLog, type RecordEvent } from './events.js';
 import { httpTimeouts } from './http-timeouts.js';
@@ -79,9 +80,11 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     await tokens.load();
     const clientFeatures = new ClientFeatureCache(database.db, logger);
     await clientFeatures.current();
-    const clientMetrics = new ClientMetricsStore(database.db, events, logger);
+    const metrics = new ServiceMetrics(database.db);
+    const clientMetrics = new ClientMetricsStore(database.db, events, logger, metrics.flushFailed);
     clientMetrics.start(config.metricsFlushMs);
     events.onChange(tokens.onChange);
+    events.onChange(metrics.onChange);
     events.onChange(clientFeatures.onChange);
     const stopSync = await startReplicaSync(database, events, instanceId, logger);
 
@@ -107,11 +110,13 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     const services = { db: database.db, config, events, clientFeatures, clientMetrics };
     const context = (request: FastifyRequest): HandlerContext => new RequestContext(services, request, logger);
 
-    registerClientFeaturesRoute(app, tokens, config.authType, handlers.getClientFeatures, context);
+    registerClientFeaturesRoute(app, tokens, config.authType, handlers.getClientFeatures, context, metrics);
+    registerPrometheus(app, metrics);
 
     // Every other operation: hooks for authentication, permission, content type and validation.
     await app.register(async (api) => {
       registerRequestLogging(api, logger);
+      timeRequests(api, metrics);
       registerValidation(api);
       registerAuth(api, tokens, config.authType, database.db);
       registerBodyGuard(api);

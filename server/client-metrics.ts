@@ -73,6 +73,8 @@ export class ClientMetricsStore {
     private readonly db: Db,
     private readonly events: EventLog,
     private readonly log: Logger,
+    /** Told of every failed write (the Prometheus counter of flush failures). */
+    private readonly onFlushFailure: () => void = () => {},
   ) {}
 
   start(intervalMs: number): void {
@@ -174,6 +176,7 @@ export class ClientMetricsStore {
         }
       });
     } catch (error) {
+      this.onFlushFailure();
       if (isDataError(error)) {
         // Retrying cannot help: the same rows would fail again and hold back every later report.
         this.log.error({ err: error }, 'client metrics the database refuses were dropped');

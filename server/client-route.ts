@@ -5,6 +5,8 @@ import { authenticate, authorize } from './auth.js';
 import type { AuthType } from './config.js';
 import type { HandlerContext } from './context.js';
 import { sendResult, type AnyHandler } from './handler-adapter.js';
+import { toErrorReply } from './errors.js';
+import type { ServiceMetrics } from './prometheus.js';
 import type { TokenCache } from './token-cache.js';
 
 const list = (value: unknown): string[] | undefined =>
@@ -33,14 +35,27 @@ export function registerClientFeaturesRoute(
   authType: AuthType,
   handler: Handlers['getClientFeatures'],
   context: (request: FastifyRequest) => HandlerContext,
+  metrics: ServiceMetrics,
 ): void {
   const operation = operationTable.getClientFeatures;
   const run = handler as AnyHandler;
   app.get(operation.path, async (request, reply) => {
-    const caller = authenticate(request.headers.authorization, tokens, authType);
-    request.caller = caller instanceof Promise ? await caller : caller;
-    authorize(request.caller, operation.permissions);
-    const query = clientQuery(request.query as Record<string, unknown>);
-    return sendResult(reply, await run({ params: undefined, query, body: undefined, headers: request.headers }, context(request)));
+    // Timed here, not by hooks: one clock read and one labelled observation per poll.
+    const start = performance.now();
+    let status: number | undefined;
+    try {
+      const caller = authenticate(request.headers.authorization, tokens, authType);
+      request.caller = caller instanceof Promise ? await caller : caller;
+      authorize(request.caller, operation.permissions);
+      const query = clientQuery(request.query as Record<string, unknown>);
+      const sent = sendResult(reply, await run({ params: undefined, query, body: undefined, headers: request.headers }, context(request)));
+      status = reply.statusCode;
+      return sent;
+    } catch (error) {
+      status = toErrorReply(error).status;
+      throw error;
+    } finally {
+      metrics.observeClientFeatures(operation.path, status ?? 500, performance.now() - start, metrics.appNameOf(request));
+    }
   });
 }
