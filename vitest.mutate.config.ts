@@ -11,6 +11,7 @@ const relevant = [
   'tests/login.test.ts',
   'tests/multi-project-tokens.test.ts',
   'tests/project-access.test.ts',
+  'tests/project-creator-owner.test.ts',
   // client API scoping and the snapshot
   'tests/client-api.test.ts',
   'tests/segment-changes.test.ts',
