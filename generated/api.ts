@@ -2412,6 +2412,7 @@ export interface components {
             bucket: {
                 start: components["schemas"]["Timestamp"];
                 stop: components["schemas"]["Timestamp"];
+                /** @description Counts per flag name; a name has at most 100 characters, like a flag's */
                 toggles: {
                     [key: string]: components["schemas"]["ToggleCounts"];
                 };

@@ -1,9 +1,8 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../db/connect.js';
 import type { components } from '../generated/api.js';
-import * as t from '../db/schema.js';
 import { systemCaller } from './caller.js';
+import { describeWrite, isRefusedData, MAX_COUNT, writeReports, type ReportWrite } from './client-metrics-write.js';
 import type { EventLog } from './events.js';
 
 /** Who writes what SDKs report: the service itself. */
@@ -30,17 +29,11 @@ interface PendingCount {
 type Registration = components['schemas']['ClientRegistration'];
 type MetricsReport = components['schemas']['ClientMetrics'];
 
-const hourly = '"client_metrics_hourly"';
-/** Adds the variant counts of the new row to those of the stored one, key by key. */
-const sumVariants = sql.raw(
-  `(select coalesce(jsonb_object_agg(k, coalesce((${hourly}.variants->>k)::bigint, 0) + coalesce((excluded.variants->>k)::bigint, 0)), '{}'::jsonb)` +
-    ` from jsonb_object_keys(${hourly}.variants || excluded.variants) as k)`,
-);
-
-/** SQLSTATE class 22 (data exception): the values themselves are wrong, not the connection. */
-function isDataError(error: unknown): boolean {
-  for (let e: any = error; e; e = e.cause) if (typeof e.code === 'string' && e.code.startsWith('22')) return true;
-  return false;
+/** Adds counts to a pending count, each sum capped at MAX_COUNT (one SDK may send up to 10^12 per report). */
+function addCounts(into: Pick<PendingCount, 'yes' | 'no' | 'variants'>, added: Pick<PendingCount, 'yes' | 'no' | 'variants'>): void {
+  into.yes = Math.min(into.yes + added.yes, MAX_COUNT);
+  into.no = Math.min(into.no + added.no, MAX_COUNT);
+  for (const [variant, n] of Object.entries(added.variants)) into.variants[variant] = Math.min((into.variants[variant] ?? 0) + n, MAX_COUNT);
 }
 
 const hourOf = (time: Date) => new Date(Math.floor(time.getTime() / 3_600_000) * 3_600_000);
@@ -50,7 +43,7 @@ const DAY_MS = 86_400_000;
 
 /**
  * When an SDK's bucket ended; now for a stop that is not a date or lies outside 2000 … tomorrow, since
- * one value the database refuses would lose the whole batch it is written in.
+ * the database would refuse a date out of its range and the count would be lost.
  */
 function bucketStop(stop: string | number): Date {
   const time = new Date(stop).getTime();
@@ -59,7 +52,7 @@ function bucketStop(stop: string | number): Date {
 
 /**
  * What SDKs report, gathered in memory and written in one transaction per interval (and at shutdown),
- * never one per SDK request.
+ * never one per SDK request. A record the database refuses is dropped alone (see writeIsolating).
  */
 export class ClientMetricsStore {
   private applications = new Map<string, Set<string>>();
@@ -111,9 +104,7 @@ export class ClientMetricsStore {
       if (yes + no === 0) continue;
       const key = JSON.stringify([featureName, report.appName, environment, hour.getTime()]);
       const count = this.counts.get(key) ?? { featureName, appName: report.appName, environment, hour, yes: 0, no: 0, variants: {} };
-      count.yes += yes;
-      count.no += no;
-      for (const [variant, n] of Object.entries(toggle.variants ?? {})) count.variants[variant] = (count.variants[variant] ?? 0) + n;
+      addCounts(count, { yes, no, variants: toggle.variants ?? {} });
       this.counts.set(key, count);
       this.seen.set(JSON.stringify([featureName, environment]), new Date());
     }
@@ -127,82 +118,87 @@ export class ClientMetricsStore {
 
   private async write(): Promise<void> {
     if (this.applications.size === 0 && this.counts.size === 0) return;
-    const batch = { applications: this.applications, instances: this.instances, counts: this.counts, seen: this.seen };
+    const failures: unknown[] = [];
+    const unwritten = await this.writeIsolating(this.takeWrites(), failures);
+    if (failures.length > 0) this.onFlushFailure();
+    if (unwritten.length > 0) {
+      this.log.warn({ err: failures.at(-1), kept: unwritten.length }, 'could not write client metrics; keeping them for the next try');
+      this.restore(unwritten);
+    }
+  }
+
+  /**
+   * Writes in one transaction. When the database refuses some of the values, the writes are tried again
+   * in halves, down to the single writes it refuses: those alone are dropped (and logged), so one bad
+   * record cannot take the other SDKs' reports with it. Answers what failed for another reason (a lost
+   * connection, a deadlock), which is kept for the next flush, with everything not tried yet.
+   */
+  private async writeIsolating(writes: ReportWrite[], failures: unknown[]): Promise<ReportWrite[]> {
+    try {
+      await this.events.change(systemCaller, (tx, record) => writeReports(tx, record, writes));
+      return [];
+    } catch (error) {
+      failures.push(error);
+      if (!isRefusedData(error)) return writes;
+      if (writes.length === 1) {
+        this.log.error({ err: error, dropped: describeWrite(writes[0]!) }, 'an SDK report the database refuses was dropped');
+        return [];
+      }
+      const middle = Math.ceil(writes.length / 2);
+      const unwritten = await this.writeIsolating(writes.slice(0, middle), failures);
+      if (unwritten.length > 0) return [...unwritten, ...writes.slice(middle)];
+      return this.writeIsolating(writes.slice(middle), failures);
+    }
+  }
+
+  /** Everything gathered so far as writes, applications first (instances refer to them), and empty maps for what comes next. */
+  private takeWrites(): ReportWrite[] {
+    const writes: ReportWrite[] = [
+      ...[...this.applications].map(([appName, strategies]): ReportWrite => ({ kind: 'application', appName, strategies })),
+      ...[...this.instances.values()].map((instance): ReportWrite => ({ kind: 'instance', ...instance })),
+      ...[...this.counts.values()].map((count): ReportWrite => ({ kind: 'count', ...count })),
+      ...[...this.seen].map(([key, at]): ReportWrite => {
+        const [featureName, environment] = JSON.parse(key) as [string, string];
+        return { kind: 'seen', featureName, environment, at };
+      }),
+    ];
     this.applications = new Map();
     this.instances = new Map();
     this.counts = new Map();
     this.seen = new Map();
-    try {
-      await this.events.change(systemCaller, async (tx, record) => {
-        const names = [...batch.applications.keys()];
-        const existing = new Set(
-          (await tx.select({ appName: t.clientApplications.appName }).from(t.clientApplications).where(inArray(t.clientApplications.appName, names))).map((a) => a.appName),
-        );
-        for (const [appName, strategies] of batch.applications) {
-          await tx
-            .insert(t.clientApplications)
-            .values({ appName, strategies: [...strategies], lastSeen: new Date() })
-            .onConflictDoUpdate({
-              target: t.clientApplications.appName,
-              set: { lastSeen: new Date(), ...(strategies.size > 0 && { strategies: [...strategies] }) },
-            });
-          if (!existing.has(appName)) await record({ type: 'application-created', data: { appName, strategies: [...strategies] } });
-        }
-        for (const instance of batch.instances.values()) {
-          await tx
-            .insert(t.clientInstances)
-            .values(instance)
-            .onConflictDoUpdate({
-              target: [t.clientInstances.appName, t.clientInstances.instanceId, t.clientInstances.environment],
-              set: { lastSeen: instance.lastSeen, clientIp: instance.clientIp, ...(instance.sdkVersion && { sdkVersion: instance.sdkVersion }) },
-            });
-        }
-        for (const count of batch.counts.values()) {
-          await tx
-            .insert(t.clientMetricsHourly)
-            .values(count)
-            .onConflictDoUpdate({
-              target: [t.clientMetricsHourly.featureName, t.clientMetricsHourly.appName, t.clientMetricsHourly.environment, t.clientMetricsHourly.hour],
-              set: { yes: sql.raw(`${hourly}.yes + excluded.yes`), no: sql.raw(`${hourly}.no + excluded.no`), variants: sumVariants },
-            });
-        }
-        for (const [key, at] of batch.seen) {
-          const [featureName, environment] = JSON.parse(key) as [string, string];
-          await tx
-            .update(t.featureEnvironments)
-            .set({ lastSeenAt: at })
-            .where(and(eq(t.featureEnvironments.featureName, featureName), eq(t.featureEnvironments.environment, environment)));
-          await tx.update(t.features).set({ lastSeenAt: at }).where(eq(t.features.name, featureName));
-        }
-      });
-    } catch (error) {
-      this.onFlushFailure();
-      if (isDataError(error)) {
-        // Retrying cannot help: the same rows would fail again and hold back every later report.
-        this.log.error({ err: error }, 'client metrics the database refuses were dropped');
-        return;
-      }
-      this.log.warn({ err: error }, 'could not write client metrics; keeping them for the next try');
-      this.restore(batch);
-    }
+    return writes;
   }
 
-  private restore(batch: { applications: Map<string, Set<string>>; instances: Map<string, PendingInstance>; counts: Map<string, PendingCount>; seen: Map<string, Date> }) {
-    for (const [app, strategies] of batch.applications) {
-      const current = this.applications.get(app) ?? new Set<string>();
-      for (const s of strategies) current.add(s);
-      this.applications.set(app, current);
-    }
-    for (const [key, instance] of batch.instances) if (!this.instances.has(key)) this.instances.set(key, instance);
-    for (const [key, count] of batch.counts) {
-      const current = this.counts.get(key);
-      if (!current) this.counts.set(key, count);
-      else {
-        current.yes += count.yes;
-        current.no += count.no;
-        for (const [v, n] of Object.entries(count.variants)) current.variants[v] = (current.variants[v] ?? 0) + n;
+  /** Puts writes that could not be made back with what came in meanwhile. */
+  private restore(writes: ReportWrite[]) {
+    for (const write of writes) {
+      switch (write.kind) {
+        case 'application': {
+          const current = this.applications.get(write.appName) ?? new Set<string>();
+          for (const s of write.strategies) current.add(s);
+          this.applications.set(write.appName, current);
+          break;
+        }
+        case 'instance': {
+          const { kind: _kind, ...instance } = write;
+          const key = JSON.stringify([instance.appName, instance.instanceId, instance.environment]);
+          if (!this.instances.has(key)) this.instances.set(key, instance);
+          break;
+        }
+        case 'count': {
+          const { kind: _kind, ...count } = write;
+          const key = JSON.stringify([count.featureName, count.appName, count.environment, count.hour.getTime()]);
+          const current = this.counts.get(key);
+          if (current) addCounts(current, count);
+          else this.counts.set(key, count);
+          break;
+        }
+        case 'seen': {
+          const key = JSON.stringify([write.featureName, write.environment]);
+          if (!this.seen.has(key)) this.seen.set(key, write.at);
+          break;
+        }
       }
     }
-    for (const [key, at] of batch.seen) if (!this.seen.has(key)) this.seen.set(key, at);
   }
 }
