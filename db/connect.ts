@@ -3,6 +3,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import * as schema from './schema.js';
+import { withAcquireTimeout } from './acquire-deadline.js';
 import { applyDefaults } from './defaults.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { projectRoot } from './project-root.js';
@@ -64,6 +65,24 @@ async function openPglite(config: { dataDir?: string; snapshot?: Blob }): Promis
   }
 }
 
+/**
+ * How the serving pool meets an outage. postgres.js's defaults wait up to 30 s for a connection and, after
+ * failures, delay every reconnection by a backoff shared by the pool that grows to 20 s (3^failures / 100 s),
+ * so requests hung for seconds and the first one after PostgreSQL came back waited that delay out. Here a
+ * connection attempt gives up after 2 s, reconnection waits at most 0.5 s (never 0: the LISTEN connection
+ * retries by itself and must not spin), and idle connections close after a minute so that none left over from
+ * before an outage is handed out. Failures become 503 in server/errors.ts.
+ * Also `fetch_types: false`: by default each new connection first reads the array types, and a connection cut
+ * during that read rejects a promise postgres.js never handles, which ends the process. The pool starts from
+ * the setup connection's parsed options instead, whose array types were read once at start.
+ */
+const outageBounds = {
+  connect_timeout: 2,
+  backoff: (failures: number) => Math.min(0.05 * 2 ** failures, 0.5),
+  idle_timeout: 60,
+  fetch_types: false,
+} satisfies postgres.Options<{}>;
+
 async function openPostgres(config: { url: string; poolSize?: number; ssl?: boolean | Record<string, unknown> }): Promise<Database> {
   const ssl = config.ssl === undefined ? {} : { ssl: config.ssl as postgres.Options<{}>['ssl'] };
   const setup = postgres(config.url, { max: 1, onnotice: () => {}, ...ssl });
@@ -76,8 +95,9 @@ async function openPostgres(config: { url: string; poolSize?: number; ssl?: bool
   } finally {
     await setup.end();
   }
-  const client = postgres(config.url, { max: config.poolSize ?? 10, onnotice: () => {}, ...ssl });
-  const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  // Parsed options (with `shared`) are taken as they are: the array types the setup connection read come along.
+  const client = postgres({ ...setup.options, max: config.poolSize ?? 10, ...outageBounds } as unknown as postgres.Options<{}>);
+  const db = drizzlePostgres(withAcquireTimeout(client), { schema }) as unknown as Db;
   return {
     db,
     kind: 'postgres',

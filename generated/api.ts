@@ -17,6 +17,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the service can serve admin requests
+         * @description Readiness: 200 when the database answers a trivial query within a second, 503 when it does not (the client API keeps answering from memory meanwhile). `/health` is the liveness check and never consults the database.
+         */
+        get: operations["getReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/tags": {
         parameters: {
             query?: never;
@@ -1642,10 +1662,10 @@ export interface components {
              */
             id: string;
             /**
-             * @description The kind of error. Each status has its own (400 `ValidationError`, 401 `AuthenticationRequired`, 403 `NoAccessError`, 404 `NotFoundError`, 415 `ContentTypeerror`, spelled as Unleash spells it, 500 `InternalError`), except 409: `NameExistsError` when a name or identity exists already, `ConflictError` for other conflicts with the current state
+             * @description The kind of error. Each status has its own (400 `ValidationError`, 401 `AuthenticationRequired`, 403 `NoAccessError`, 404 `NotFoundError`, 415 `ContentTypeerror`, spelled as Unleash spells it, 500 `InternalError`, 503 `ServiceUnavailableError` when the database is not answering), except 409: `NameExistsError` when a name or identity exists already, `ConflictError` for other conflicts with the current state
              * @enum {string}
              */
-            name: "ValidationError" | "AuthenticationRequired" | "NoAccessError" | "NotFoundError" | "NameExistsError" | "ConflictError" | "ContentTypeerror" | "TooManyRequestsError" | "InternalError";
+            name: "ValidationError" | "AuthenticationRequired" | "NoAccessError" | "NotFoundError" | "NameExistsError" | "ConflictError" | "ContentTypeerror" | "TooManyRequestsError" | "InternalError" | "ServiceUnavailableError";
             /** @description What went wrong and what to fix */
             message: string;
         };
@@ -3161,6 +3181,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The database is not answering; try again in a few seconds */
+        ServiceUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         TagTypeOfTag: string;
@@ -3203,6 +3232,27 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+        };
+    };
+    getReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The database answers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTags: {

@@ -123,6 +123,7 @@ export interface Handlers {
   getProjectAccess: Handler<'getProjectAccess'>;
   getProjectInsights: Handler<'getProjectInsights'>;
   getProjects: Handler<'getProjects'>;
+  getReady: Handler<'getReady'>;
   getRole: Handler<'getRole'>;
   getRoles: Handler<'getRoles'>;
   getSegment: Handler<'getSegment'>;

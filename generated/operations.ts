@@ -88,6 +88,7 @@ export const operationTable = {
   getProjectAccess: {"method":"GET","path":"/api/admin/projects/{projectId}/access","permissions":["NONE"],"public":false,"bodyMediaTypes":[]},
   getProjectInsights: {"method":"GET","path":"/api/admin/projects/{projectId}/insights","permissions":["NONE"],"public":false,"bodyMediaTypes":[]},
   getProjects: {"method":"GET","path":"/api/admin/projects","permissions":["NONE"],"public":false,"bodyMediaTypes":[]},
+  getReady: {"method":"GET","path":"/ready","permissions":["NONE"],"public":true,"bodyMediaTypes":[]},
   getRole: {"method":"GET","path":"/api/admin/roles/{roleId}","permissions":["NONE"],"public":false,"bodyMediaTypes":[]},
   getRoles: {"method":"GET","path":"/api/admin/roles","permissions":["NONE"],"public":false,"bodyMediaTypes":[]},
   getSegment: {"method":"GET","path":"/api/admin/segments/{segmentId}","permissions":["NONE"],"public":false,"bodyMediaTypes":[]},

@@ -24,6 +24,30 @@ export const nameExists = (message: string) => new AppError(409, 'NameExistsErro
 export const conflict = (message: string) => new AppError(409, 'ConflictError', message);
 export const tooManyRequests = (message: string) => new AppError(429, 'TooManyRequestsError', message);
 export const unsupportedMediaType = (message: string) => new AppError(415, 'ContentTypeerror', message);
+export const serviceUnavailable = (message: string) => new AppError(503, 'ServiceUnavailableError', message);
+
+const DATABASE_UNAVAILABLE = 'The database is not answering right now; try again in a few seconds.';
+
+/** Node's socket errors and postgres.js's own codes for a connection that failed, timed out or went away. */
+const connectionCodes = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE',
+  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
+]);
+
+/**
+ * Whether the database, not the request, failed: the connection could not be made or was lost (SQLSTATE class
+ * 08, 57P01–57P03 shutdowns, 53300 too many connections, any FATAL error, which ends the session), or a
+ * statement ran past its time limit (57014). Looked for along the `cause` chain, since drizzle wraps errors.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: any = error; e; e = e.cause) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (connectionCodes.has(code) || code.startsWith('08') || /^57(P0[123]|014)$/.test(code) || code === '53300') return true;
+    if (e.severity === 'FATAL' || e.severity === 'PANIC') return true;
+    if (e instanceof AggregateError && e.errors.some(isDatabaseUnavailable)) return true;
+  }
+  return false;
+}
 
 export const errorBody = (name: ErrorName, message: string): ErrorBody => ({ id: randomUUID(), name, message });
 
@@ -67,6 +91,7 @@ interface FrameworkError {
 /** Every error, ours or the framework's, as the status and `{id, name, message}` the client gets. */
 export function toErrorReply(error: unknown): { status: number; body: ErrorBody; internal: boolean } {
   if (error instanceof AppError) return { status: error.status, body: errorBody(error.errorName, error.message), internal: false };
+  if (isDatabaseUnavailable(error)) return { status: 503, body: errorBody('ServiceUnavailableError', DATABASE_UNAVAILABLE), internal: false };
   if (isUniqueViolation(error)) {
     return { status: 409, body: errorBody('NameExistsError', 'A resource with that name already exists'), internal: false };
   }
