@@ -1662,10 +1662,10 @@ export interface components {
              */
             id: string;
             /**
-             * @description The kind of error. Each status has its own (400 `ValidationError`, 401 `AuthenticationRequired`, 403 `NoAccessError`, 404 `NotFoundError`, 415 `ContentTypeerror`, spelled as Unleash spells it, 500 `InternalError`, 503 `ServiceUnavailableError` when the database is not answering), except 409: `NameExistsError` when a name or identity exists already, `ConflictError` for other conflicts with the current state
+             * @description The kind of error. Each status has its own (400 `ValidationError`, 401 `AuthenticationRequired`, 403 `NoAccessError`, 404 `NotFoundError`, 415 `ContentTypeerror`, spelled as Unleash spells it, 408 `RequestTimeoutError` when a request does not arrive in time, 431 `RequestHeaderFieldsTooLargeError` when its request line and headers exceed 16 KB, 500 `InternalError`, 503 `ServiceUnavailableError` when the database is not answering), except 409: `NameExistsError` when a name or identity exists already, `ConflictError` for other conflicts with the current state
              * @enum {string}
              */
-            name: "ValidationError" | "AuthenticationRequired" | "NoAccessError" | "NotFoundError" | "NameExistsError" | "ConflictError" | "ContentTypeerror" | "TooManyRequestsError" | "InternalError" | "ServiceUnavailableError";
+            name: "ValidationError" | "AuthenticationRequired" | "NoAccessError" | "NotFoundError" | "NameExistsError" | "ConflictError" | "ContentTypeerror" | "TooManyRequestsError" | "InternalError" | "ServiceUnavailableError" | "RequestTimeoutError" | "RequestHeaderFieldsTooLargeError";
             /** @description What went wrong and what to fix */
             message: string;
         };

@@ -10,6 +10,7 @@ import { registerBodyGuard } from './body-guard.js';
 import { ClientFeatureCache } from './client-features/cache.js';
 import { ClientMetricsStore } from './client-metrics.js';
 import { registerClientFeaturesRoute } from './client-route.js';
+import { answerClientError } from './client-errors.js';
 import { routeHandlers } from './handler-adapter.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type AppConfig } from './config.js';
 import type { HandlerContext } from './context.js';
@@ -70,6 +71,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       forceCloseConnections: 'idle',
       ...httpTimeouts(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
       routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000 },
+      // What Node's HTTP parser refuses (headers too large, malformed HTTP, too slow) is answered as an Error too.
+      clientErrorHandler: answerClientError,
       frameworkErrors: (error, _request, reply) => {
         const { status, body } = toErrorReply(error);
         (reply as FastifyReply).code(status).type('application/json').send(body);
