@@ -12,6 +12,7 @@ const relevant = [
   'tests/multi-project-tokens.test.ts',
   'tests/project-access.test.ts',
   'tests/project-creator-owner.test.ts',
+  'tests/permission-denial-messages.test.ts',
   // client API scoping and the snapshot
   'tests/client-api.test.ts',
   'tests/segment-changes.test.ts',
