@@ -4,7 +4,8 @@ import { Writable } from 'node:stream';
 import postgres from 'postgres';
 import { request } from 'undici';
 import { afterAll, inject } from 'vitest';
-import { createClient, type ServiceClient } from 'flag-service/client';
+// The client's source: `flag-service/client` resolves to the built copy in dist/ outside TypeScript's own checks.
+import { createClient, type ServiceClient } from '../../client/index.js';
 import { buildApp } from '../../server/app.js';
 import type { AppConfig, AuthType } from '../../server/config.js';
 import type { DatabaseConfig, Db } from '../../db/connect.js';
