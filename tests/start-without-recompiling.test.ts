@@ -1,0 +1,100 @@
+import { spawnSync } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readFile, rm, unlink, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+// scripts/build-if-stale.mjs decides whether `npm start` compiles. It is run here in a copy of a tiny project
+// whose "build" only counts how often it ran, so the decision is checked by the file times, not by a clock.
+
+const script = path.resolve('scripts/build-if-stale.mjs');
+let root: string;
+
+/** A project with one source file and a build that writes dist/server/main.js and counts its runs. */
+async function makeProject(build = `node -e "const fs=require('fs');fs.mkdirSync('dist/server',{recursive:true});fs.writeFileSync('dist/server/main.js','');fs.appendFileSync('builds','x')"`) {
+  root = await mkdtemp(path.join(tmpdir(), 'flag-freshness-'));
+  await mkdir(path.join(root, 'scripts'));
+  await mkdir(path.join(root, 'server'));
+  await copyFile(script, path.join(root, 'scripts', 'build-if-stale.mjs'));
+  await writeFile(path.join(root, 'package.json'), JSON.stringify({ name: 'freshness-check', private: true, scripts: { build } }));
+  await writeFile(path.join(root, 'tsconfig.json'), '{}');
+  await writeFile(path.join(root, 'tsconfig.build.json'), JSON.stringify({ extends: './tsconfig.json', include: ['server'] }));
+  await writeFile(path.join(root, 'server', 'main.ts'), 'export {};\n');
+  // Every input a minute in the past, so that a build made now is clearly newer.
+  const past = Date.now() / 1000 - 60;
+  for (const file of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'server/main.ts']) await utimes(path.join(root, file), past, past);
+}
+
+function run(...args: string[]) {
+  const { npm_execpath: _ignored, ...env } = process.env;
+  const result = spawnSync(process.execPath, [path.join(root, 'scripts', 'build-if-stale.mjs'), ...args], { cwd: root, env, encoding: 'utf8' });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+/** Moves the last build two minutes back, so that `file` (changed a minute ago, or now) is newer than it. */
+async function editedAfterTheBuild(file: string) {
+  const twoMinutesAgo = Date.now() / 1000 - 120;
+  await utimes(path.join(root, 'dist', '.built'), twoMinutesAgo, twoMinutesAgo);
+  await writeFile(path.join(root, file), await readFile(path.join(root, file)));
+}
+
+const builds = async () => (await readFile(path.join(root, 'builds'), 'utf8').catch(() => '')).length;
+
+beforeEach(async () => {
+  await makeProject();
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('npm start compiles only when the sources changed', () => {
+  it('builds when dist/ was never built, then reports up to date and does not build again', async () => {
+    expect(run('--check')).toMatchObject({ status: 1, output: expect.stringContaining('dist/ has not been built yet') });
+    expect(run().status).toBe(0);
+    expect(await builds()).toBe(1);
+
+    expect(run('--check')).toEqual({ status: 0, output: 'dist/ is up to date\n' });
+    expect(run()).toEqual({ status: 0, output: '' });
+    expect(await builds()).toBe(1);
+  });
+
+  it('builds again when a source file is newer than the last build', async () => {
+    run();
+    await editedAfterTheBuild('server/main.ts');
+    expect(run('--check')).toMatchObject({ status: 1, output: expect.stringContaining(`${path.join('server', 'main.ts')} changed since the last build`) });
+    expect(run().status).toBe(0);
+    expect(await builds()).toBe(2);
+    expect(run('--check').status).toBe(0);
+  });
+
+  it('builds again when the build configuration changed or the compiled entry point is gone', async () => {
+    run();
+    await editedAfterTheBuild('tsconfig.build.json');
+    expect(run('--check').output).toContain('tsconfig.build.json changed since the last build');
+    run();
+    await unlink(path.join(root, 'dist', 'server', 'main.js'));
+    expect(run('--check').output).toContain('main.js is missing');
+    run();
+    expect(await builds()).toBe(3);
+  });
+
+  it('records no build when the build fails: start fails, while an install only warns', async () => {
+    await rm(root, { recursive: true, force: true });
+    await makeProject('node -e "process.exit(3)"');
+    expect(run().status).toBe(3);
+    const prepare = run('--prepare');
+    expect(prepare.status).toBe(0);
+    expect(prepare.output).toContain('The build failed');
+    expect(run('--check').status).toBe(1);
+  });
+});
+
+describe('the package scripts', () => {
+  it('start runs the freshness check, then exactly what serve runs; install builds through the same check', async () => {
+    const { scripts } = JSON.parse(await readFile('package.json', 'utf8')) as { scripts: Record<string, string> };
+    expect(scripts.start).toBe(`node scripts/build-if-stale.mjs && ${scripts.serve}`);
+    expect(scripts.serve).toMatch(/^node .*dist\/server\/main\.js$/);
+    expect(scripts.prepare).toBe('node scripts/build-if-stale.mjs --prepare');
+    expect(scripts.postbuild).toBe('node scripts/build-if-stale.mjs --built');
+  });
+});
