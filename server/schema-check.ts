@@ -3,9 +3,17 @@ import { contract } from './contract.js';
 import { badRequest } from './errors.js';
 import { describeAjvError, makeAjv } from './validation.js';
 
-const ajv = makeAjv(false);
-ajv.addSchema({ $id: 'contract', components: (contract as { components: unknown }).components });
+let ajv: ReturnType<typeof makeAjv> | undefined;
 const compiled = new Map<string, ValidateFunction>();
+
+/** Made on first use, not at start: adding the contract's components costs ~0.1 s that most processes never need. */
+function contractAjv() {
+  if (!ajv) {
+    ajv = makeAjv(false);
+    ajv.addSchema({ $id: 'contract', components: (contract as { components: unknown }).components });
+  }
+  return ajv;
+}
 
 /**
  * Checks a value built inside a handler (e.g. the result of a JSON patch) against a schema of the
@@ -14,7 +22,7 @@ const compiled = new Map<string, ValidateFunction>();
 export function assertMatchesSchema(schemaName: string, value: unknown, label: string): void {
   let validate = compiled.get(schemaName);
   if (!validate) {
-    validate = ajv.compile({ $ref: `contract#/components/schemas/${schemaName}` });
+    validate = contractAjv().compile({ $ref: `contract#/components/schemas/${schemaName}` });
     compiled.set(schemaName, validate);
   }
   if (!validate(value)) throw badRequest(describeAjvError(validate.errors![0]!, label));
