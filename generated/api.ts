@@ -1709,8 +1709,8 @@ export interface components {
             name: string;
             /** @description Empty when none was given */
             description: string;
-            /** @description Free text, e.g. the name of an icon; null when none was given */
-            icon: string | null;
+            /** @description Free text, e.g. the name of an icon; absent when none was given */
+            icon?: string;
             /** @description `#RRGGBB`, or null for none */
             color?: string | null;
             /**
@@ -2194,8 +2194,8 @@ export interface components {
             id: string;
             /** @description The strategy definition, e.g. `flexibleRollout` */
             name: string;
-            /** @description A label for people; null when none */
-            title: string | null;
+            /** @description A label for people; absent when none */
+            title?: string;
             featureName: string;
             environment: string;
             /** @description A disabled strategy is kept but not served to SDKs */
@@ -2518,7 +2518,8 @@ export interface components {
         /** @description A flag in the search shape: its metadata, its environments with their evaluation counts, segment names, tag colours, lifecycle stage and creator. A filter never trims the tags or environments listed. */
         SearchedFeature: {
             name: string;
-            description: string | null;
+            /** @description Absent when the flag has none */
+            description?: string;
             type: string;
             project: string;
             /** @description Whether the caller marked the flag as a favourite */
@@ -2526,16 +2527,22 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             stale: boolean;
-            /** Format: date-time */
-            archivedAt: string | null;
-            impressionData: boolean;
-            /** Format: date-time */
-            lastSeenAt: string | null;
             /**
-             * @description `child` when the flag depends on a parent, `parent` when other flags depend on it
-             * @enum {string|null}
+             * Format: date-time
+             * @description Absent unless the flag is archived
              */
-            dependencyType: "parent" | "child" | null;
+            archivedAt?: string;
+            impressionData: boolean;
+            /**
+             * Format: date-time
+             * @description The last time an SDK reported the flag, in any environment; absent when none has
+             */
+            lastSeenAt?: string;
+            /**
+             * @description `child` when the flag depends on a parent, `parent` when other flags depend on it; absent when neither
+             * @enum {string}
+             */
+            dependencyType?: "parent" | "child";
             environments: components["schemas"]["SearchedFeatureEnvironment"][];
             /** @description Names of the segments the flag's strategies use */
             segments: string[];
@@ -2544,13 +2551,14 @@ export interface components {
                 value: string;
                 color: string | null;
             }[];
-            /** @description The furthest lifecycle stage the flag has reached */
-            lifecycle: components["schemas"]["CurrentLifecycleStage"] | null;
+            /** @description The furthest lifecycle stage the flag has reached; absent when none is recorded */
+            lifecycle?: components["schemas"]["CurrentLifecycleStage"];
             /** @description Who created the flag: `name` as events name callers, `id` the user's id (0, or -42 for an admin token, when an API token created it) */
             createdBy: {
                 id: number;
                 name: string;
-                imageUrl: string | null;
+                /** @description The creating user's image; absent when an API token created the flag */
+                imageUrl?: string;
             };
         };
         /** @description A flag's configuration in one environment, as search lists it: the admin shape plus variant and evaluation counts. */
@@ -2716,8 +2724,8 @@ export interface components {
             id: number;
             /** @description Null when none was given */
             name: string | null;
-            /** @description Unique among users, compared without case; null when the user has only a username */
-            email: string | null;
+            /** @description Unique among users, compared without case; absent when the user has only a username */
+            email?: string;
             /** @description Unique among users, compared without case; null when the user has only an email */
             username: string | null;
             /** @description A Gravatar address made from the email, else the username, else the id */
@@ -2843,8 +2851,8 @@ export interface components {
             type: "root" | "project" | "custom" | "root-custom";
             name: string;
             description: string;
-            /** @description Always null here */
-            project?: string | null;
+            /** @description The project the role is limited to, as Unleash's embedded form has it; absent here: roles are given per project, not limited to one */
+            project?: string;
         };
         /** @description A permission a role may grant: `root` permissions hold everywhere, `project` ones in a project, `environment` ones in one environment of a project. */
         Permission: {
@@ -2855,8 +2863,8 @@ export interface components {
             displayName: string;
             /** @enum {string} */
             type: "root" | "project" | "environment";
-            /** @description For environment permissions, the environment; otherwise null or absent */
-            environment?: string | null;
+            /** @description For environment permissions, the environment; otherwise absent */
+            environment?: string;
         };
         /** @description A role with the permissions it grants, ordered by permission, then environment. */
         RoleWithPermissions: {
@@ -3001,7 +3009,8 @@ export interface components {
         ProjectAccessGroup: {
             id: number;
             name: string;
-            description: string | null;
+            /** @description Absent when the group has none */
+            description?: string;
             /**
              * Format: date-time
              * @description When the group was first given a role here
@@ -3014,19 +3023,23 @@ export interface components {
             /** @description The project roles it holds here, ascending */
             roles: number[];
             mappingsSSO: string[];
-            /** @description The group's root role id; null for none */
-            rootRole: number | null;
-            createdBy: string | null;
-            /** @description Always null: this service has no SCIM */
-            scimId: string | null;
+            /** @description The group's root role id; absent for none */
+            rootRole?: number;
+            /** @description Absent when not known */
+            createdBy?: string;
+            /** @description Always absent: this service has no SCIM */
+            scimId?: string;
             users: components["schemas"]["GroupMember"][];
         };
         /** @description A user who holds roles in the project directly (not through a group). */
         ProjectAccessUser: {
             id: number;
-            name: string | null;
-            email: string | null;
-            username?: string | null;
+            /** @description Absent when the user has none */
+            name?: string;
+            /** @description Absent when the user has only a username */
+            email?: string;
+            /** @description Absent when the user has only an email */
+            username?: string;
             imageUrl: string;
             /**
              * Format: date-time

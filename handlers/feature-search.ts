@@ -5,6 +5,8 @@ import { isAnyOf } from '../db/any-of.js';
 import { prepared } from '../db/prepared.js';
 import * as t from '../db/schema.js';
 import { describeFeatures, type FeatureRow } from './feature-view.js';
+import { present } from './present.js';
+import { describeUser } from './user-records.js';
 import { userIdOf } from '../server/caller.js';
 import { currentStages } from './lifecycle.js';
 import { pageOf, searchConditions, searchOrder } from './search-filters.js';
@@ -32,16 +34,25 @@ async function recentCounts(db: Db, names: string[]) {
   return new Map(rows.map((r) => [`${r.featureName}\n${r.environment}`, { yes: Number(r.yes), no: Number(r.no) }]));
 }
 
+/** The image of each user among the creators; API tokens (ids 0 and below) have none. */
+async function creatorImages(db: Db, rows: FeatureRow[]): Promise<Map<number, string>> {
+  const ids = [...new Set(rows.map((r) => r.createdByUserId).filter((id): id is number => id !== null && id > 0))];
+  if (ids.length === 0) return new Map();
+  const users = await db.select().from(t.users).where(isAnyOf(t.users.id, ids));
+  return new Map(users.map((user) => [user.id, describeUser(user).imageUrl]));
+}
+
 /** Flags in the search shape: the admin shape plus segment names, tag colours, lifecycle, counts and creator. */
 async function describeFound(db: Db, rows: FeatureRow[], userId: number | undefined) {
   if (rows.length === 0) return [];
   const names = rows.map((r) => r.name);
-  const [features, tagTypes, stages, counts, favorites] = await Promise.all([
+  const [features, tagTypes, stages, counts, favorites, images] = await Promise.all([
     describeFeatures(db, rows),
     db.select({ name: t.tagTypes.name, color: t.tagTypes.color }).from(t.tagTypes),
     currentStages(db, names),
     recentCounts(db, names),
     favoritesAmong(db, names, userId),
+    creatorImages(db, rows),
   ]);
   const segmentIds = [...new Set(features.flatMap((f) => f.environments.flatMap((e) => e.strategies.flatMap((s) => s.segments))))];
   const segments = segmentIds.length ? await db.select({ id: t.segments.id, name: t.segments.name }).from(t.segments).where(isAnyOf(t.segments.id, segmentIds)) : [];
@@ -49,19 +60,20 @@ async function describeFound(db: Db, rows: FeatureRow[], userId: number | undefi
   const color = new Map(tagTypes.map((type) => [type.name, type.color]));
   return features.map((feature, i) => {
     const row = rows[i]!;
+    const dependencyType = feature.dependencies.length > 0 ? ('child' as const) : feature.children.length > 0 ? ('parent' as const) : null;
     const usedSegments = feature.environments.flatMap((e) => e.strategies.flatMap((s) => s.segments.map((id) => segmentName.get(id)!)));
     return {
       name: feature.name,
-      description: feature.description,
+      ...present('description', feature.description),
       type: feature.type,
       project: feature.project,
       favorite: favorites.has(feature.name),
       createdAt: feature.createdAt,
       stale: feature.stale,
-      archivedAt: feature.archivedAt,
+      ...present('archivedAt', feature.archivedAt),
       impressionData: feature.impressionData,
-      lastSeenAt: feature.lastSeenAt,
-      dependencyType: feature.dependencies.length > 0 ? ('child' as const) : feature.children.length > 0 ? ('parent' as const) : null,
+      ...present('lastSeenAt', feature.lastSeenAt),
+      ...present('dependencyType', dependencyType),
       environments: feature.environments.map((env) => ({
         ...env,
         variantCount: env.variants.length,
@@ -70,8 +82,8 @@ async function describeFound(db: Db, rows: FeatureRow[], userId: number | undefi
       })),
       segments: [...new Set(usedSegments)].sort(),
       tags: feature.tags.map((tag) => ({ ...tag, color: color.get(tag.type) ?? null })),
-      lifecycle: stages.get(feature.name) ?? null,
-      createdBy: { id: row.createdByUserId ?? 0, name: row.createdBy ?? 'unknown', imageUrl: null },
+      ...present('lifecycle', stages.get(feature.name)),
+      createdBy: { id: row.createdByUserId ?? 0, name: row.createdBy ?? 'unknown', ...present('imageUrl', images.get(row.createdByUserId ?? 0)) },
     };
   });
 }

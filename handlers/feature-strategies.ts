@@ -177,7 +177,8 @@ export const featureStrategyHandlers = {
       const current = await requireStrategy(tx, target, params.strategyId);
       const editable: StrategyInput = {
         name: current.name,
-        title: current.title,
+        // The patched document is a PUT body, where no title is null: `replace /title` works on an untitled strategy.
+        title: current.title ?? null,
         disabled: current.disabled,
         sortOrder: current.sortOrder,
         parameters: current.parameters,

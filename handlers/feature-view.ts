@@ -23,7 +23,7 @@ export function describeStrategy(row: StrategyRow, segmentIds: number[]) {
   return {
     id: row.id,
     name: row.strategyName,
-    title: row.title,
+    ...(row.title !== null && { title: row.title }),
     featureName: row.featureName,
     environment: row.environment,
     disabled: row.disabled,

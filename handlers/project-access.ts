@@ -7,11 +7,12 @@ import * as t from '../db/schema.js';
 import { badRequest, notFound } from '../server/errors.js';
 import { membersOf, requireGroup } from './groups.js';
 import { requireProject } from './lookups.js';
+import { present } from './present.js';
 import { describeUser, requireUser } from './user-records.js';
 
 type RoleType = components['schemas']['Role']['type'];
 
-const PROJECT_ROLE_TYPES = ['project', 'custom'];
+const PROJECT_ROLE_TYPES: RoleType[] = ['project', 'custom'];
 
 const ascending = (ids: number[]) => [...new Set(ids)].sort((a, b) => a - b);
 
@@ -19,7 +20,7 @@ const ascending = (ids: number[]) => [...new Set(ids)].sort((a, b) => a - b);
 async function assertProjectRoles(db: Db, roleIds: number[]) {
   if (roleIds.length === 0) return;
   const roles = await db.select({ id: t.roles.id, type: t.roles.type }).from(t.roles).where(inArray(t.roles.id, roleIds));
-  const projectRoles = new Set(roles.filter((r) => PROJECT_ROLE_TYPES.includes(r.type)).map((r) => r.id));
+  const projectRoles = new Set(roles.filter((r) => (PROJECT_ROLE_TYPES as string[]).includes(r.type)).map((r) => r.id));
   const wrong = roleIds.find((id) => !projectRoles.has(id));
   if (wrong !== undefined) throw badRequest(`roles: ${wrong} is not the id of a project role (Owner 4, Member 5, Reader 6 or a custom project role).`);
 }
@@ -81,8 +82,8 @@ export const projectAccessHandlers = {
     const groupRoles = collectRoles(groupRows);
     const users = [...new Map(userRows.map((row) => [row.holder, row.user])).values()].map((user) => {
       const { roles: held, addedAt } = userRoles.get(user.id)!;
-      const { id, name, email, username, imageUrl } = describeUser(user);
-      return { id, name, email, username, imageUrl, addedAt: addedAt.toISOString(), roleId: held[0]!, roles: held };
+      const { id, imageUrl } = describeUser(user);
+      return { id, ...present('name', user.name), ...present('email', user.email), ...present('username', user.username), imageUrl, addedAt: addedAt.toISOString(), roleId: held[0]!, roles: held };
     });
     const groupList = [...new Map(groupRows.map((row) => [row.holder, row.group])).values()];
     const members = await membersOf(db, groupList.map((group) => group.id));
@@ -91,21 +92,20 @@ export const projectAccessHandlers = {
       return {
         id: group.id,
         name: group.name,
-        description: group.description,
+        ...present('description', group.description),
         addedAt: addedAt.toISOString(),
         createdAt: group.createdAt.toISOString(),
         roleId: held[0]!,
         roles: held,
         mappingsSSO: group.mappingsSso,
-        rootRole: group.rootRoleId,
-        createdBy: group.createdBy,
-        scimId: null,
+        ...present('rootRole', group.rootRoleId),
+        ...present('createdBy', group.createdBy),
         users: members.get(group.id)!,
       };
     });
     return {
       status: 200,
-      body: { roles: roles.map((r) => ({ id: r.id, type: r.type as RoleType, name: r.name, description: r.description, project: null })), users, groups },
+      body: { roles: roles.map((r) => ({ id: r.id, type: r.type as RoleType, name: r.name, description: r.description })), users, groups },
     };
   },
 

@@ -49,7 +49,7 @@ async function describeRole(db: Db, row: RoleRow) {
     .orderBy(asc(t.permissions.id), sql`${t.rolePermissions.environment} asc nulls first`);
   return {
     ...roleSummary(row),
-    permissions: granted.map((p) => ({ ...p, type: p.type as PermissionType })),
+    permissions: granted.map(({ environment, ...p }) => ({ ...p, type: p.type as PermissionType, ...(environment !== null && { environment }) })),
   };
 }
 
@@ -139,7 +139,7 @@ async function usesOf(db: Db, roleId: number) {
 export const roleHandlers = {
   async getRoles(_request, { db }) {
     const rows = await db.select().from(t.roles).orderBy(asc(t.roles.id));
-    return { status: 200, body: { version: 1, roles: rows.map((row) => ({ ...roleSummary(row), project: null })) } };
+    return { status: 200, body: { version: 1, roles: rows.map(roleSummary) } };
   },
 
   async getRole({ params }, { db }) {

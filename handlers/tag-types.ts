@@ -21,16 +21,19 @@ async function findTagType(db: Db, name: string) {
 
 const noSuchTagType = (name: string) => notFound(`No tag type named "${name}" exists.`);
 
+/** A tag type as answered: an icon that was never given is left out, not null. */
+const shown = <T extends { icon: string | null }>({ icon, ...rest }: T) => ({ ...rest, ...(icon !== null && { icon }) });
+
 export const tagTypeHandlers = {
   async getTagTypes(_request, { db }) {
     const tagTypes = await db.select(publicColumns).from(t.tagTypes).orderBy(asc(t.tagTypes.name));
-    return { status: 200, body: { version: 1, tagTypes } };
+    return { status: 200, body: { version: 1, tagTypes: tagTypes.map(shown) } };
   },
 
   async getTagType({ params }, { db }) {
     const tagType = await findTagType(db, params.typeName);
     if (!tagType) throw noSuchTagType(params.typeName);
-    return { status: 200, body: { version: 1, tagType: { ...tagType, createdAt: tagType.createdAt.toISOString() } } };
+    return { status: 200, body: { version: 1, tagType: { ...shown(tagType), createdAt: tagType.createdAt.toISOString() } } };
   },
 
   async createTagType({ body }, { change }) {
@@ -40,7 +43,7 @@ export const tagTypeHandlers = {
       await tx.insert(t.tagTypes).values(tagType);
       await record({ type: 'tag-type-created', data: tagType });
     });
-    return { status: 201, body: tagType, headers: { location: `/api/admin/tag-types/${encodeURIComponent(tagType.name)}` } };
+    return { status: 201, body: shown(tagType), headers: { location: `/api/admin/tag-types/${encodeURIComponent(tagType.name)}` } };
   },
 
   async updateTagType({ params, body }, { change }) {

@@ -19,7 +19,7 @@ const gravatar = (row: UserRow) =>
 export const describeUser = (row: UserRow) => ({
   id: row.id,
   name: row.name,
-  email: row.email,
+  ...(row.email !== null && { email: row.email }),
   username: row.username,
   imageUrl: row.imageUrl ?? gravatar(row),
   rootRole: row.rootRoleId,

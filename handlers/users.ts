@@ -131,7 +131,7 @@ export const userHandlers = {
       status: 200,
       body: {
         users: users.map(describeUser),
-        rootRoles: rootRoles.map((r) => ({ id: r.id, type: r.type as 'root', name: r.name, description: r.description, project: null })),
+        rootRoles: rootRoles.map((r) => ({ id: r.id, type: r.type as 'root', name: r.name, description: r.description })),
       },
     };
   },
