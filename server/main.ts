@@ -1,5 +1,5 @@
 import { buildApp } from './app.js';
-import { configFromEnv } from './config.js';
+import { configFromEnv, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS } from './config.js';
 
 async function main() {
   const config = configFromEnv();
@@ -21,7 +21,15 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    log.info({ signal }, 'shutting down: no new connections, draining requests');
+    const drainMs = config.gracefulShutdownTimeoutMs ?? DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS;
+    log.info({ signal, drainMs }, 'shutting down: no new connections, draining requests');
+    // After the drain timeout, the connections still open are closed; the rest of the shutdown (metrics
+    // flush, database) then gets as long again before the process exits regardless.
+    setTimeout(() => {
+      log.warn({ drainMs }, 'requests still in flight after the drain timeout; closing their connections');
+      app.server.closeAllConnections();
+      setTimeout(() => process.exit(0), drainMs).unref();
+    }, drainMs).unref();
     try {
       await app.close();
       process.exit(0);
