@@ -20,8 +20,8 @@ import { fileURLToPath } from 'node:url';
 const STAMP = path.join('dist', '.built');
 /** What the service starts from: without it there is nothing to run, whatever the stamp says. */
 const ENTRY = path.join('dist', 'server', 'main.js');
-/** Files the build reads besides the folders tsconfig.build.json includes. */
-const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json'];
+/** The build's configurations: tsconfig.json (which the others extend) and each tsconfig.<part>.json it compiles. */
+const CONFIG = /^tsconfig(\.[\w-]+)?\.json$/;
 const COMPILED = /\.(ts|mts|cts|tsx|js|mjs|cjs|json)$/;
 
 const mtimeOf = (file) => {
@@ -48,14 +48,23 @@ function newestUnder(entry, found) {
   return found;
 }
 
-/** The folders and files tsconfig.build.json compiles (undefined when it cannot be read). */
+/**
+ * What the build reads: package.json, every tsconfig, and the folders and files that each tsconfig.<part>.json
+ * includes (tsconfig.json itself also includes the tests, which are not built). Undefined when one cannot be read.
+ */
 function buildInputs(root) {
-  try {
-    const config = JSON.parse(readFileSync(path.join(root, 'tsconfig.build.json'), 'utf8'));
-    return Array.isArray(config.include) ? config.include : undefined;
-  } catch {
-    return undefined;
+  const configs = readdirSync(root).filter((name) => CONFIG.test(name));
+  const inputs = ['package.json', ...configs];
+  for (const name of configs.filter((config) => config !== 'tsconfig.json')) {
+    try {
+      const { include } = JSON.parse(readFileSync(path.join(root, name), 'utf8'));
+      if (!Array.isArray(include)) return undefined;
+      inputs.push(...include);
+    } catch {
+      return undefined;
+    }
   }
+  return inputs;
 }
 
 /**
@@ -67,9 +76,9 @@ export function buildState(root) {
   if (built === undefined) return { stale: true, reason: 'dist/ has not been built yet' };
   if (mtimeOf(path.join(root, ENTRY)) === undefined) return { stale: true, reason: `${ENTRY} is missing` };
   const inputs = buildInputs(root);
-  if (!inputs) return { stale: true, reason: 'tsconfig.build.json could not be read' };
+  if (!inputs) return { stale: true, reason: 'a tsconfig.*.json could not be read' };
   let newest = { mtimeMs: -Infinity, file: '' };
-  for (const entry of [...CONFIG_FILES, ...inputs]) newest = newestUnder(path.join(root, entry), newest);
+  for (const entry of inputs) newest = newestUnder(path.join(root, entry), newest);
   if (newest.mtimeMs > built) return { stale: true, reason: `${path.relative(root, newest.file)} changed since the last build` };
   return { stale: false, reason: 'dist/ is up to date' };
 }

@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm, unlink, utimes, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 
 // scripts/build-if-stale.mjs decides whether `npm start` compiles. It is run here in a copy of a tiny project
 // whose "build" only counts how often it ran, so the decision is checked by the file times, not by a clock.
@@ -20,9 +22,16 @@ async function makeProject(build = `node -e "const fs=require('fs');fs.mkdirSync
   await writeFile(path.join(root, 'tsconfig.json'), '{}');
   await writeFile(path.join(root, 'tsconfig.build.json'), JSON.stringify({ extends: './tsconfig.json', include: ['server'] }));
   await writeFile(path.join(root, 'server', 'main.ts'), 'export {};\n');
+  await mkdir(path.join(root, 'client'));
+  await writeFile(path.join(root, 'tsconfig.client.json'), JSON.stringify({ extends: './tsconfig.json', include: ['client/index.ts'] }));
+  await writeFile(path.join(root, 'client', 'index.ts'), 'export {};\n');
+  await mkdir(path.join(root, 'tests'));
+  await writeFile(path.join(root, 'tests', 'a.test.ts'), 'export {};\n');
   // Every input a minute in the past, so that a build made now is clearly newer.
   const past = Date.now() / 1000 - 60;
-  for (const file of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'server/main.ts']) await utimes(path.join(root, file), past, past);
+  for (const file of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.client.json', 'server/main.ts', 'client/index.ts', 'tests/a.test.ts']) {
+    await utimes(path.join(root, file), past, past);
+  }
 }
 
 function run(...args: string[]) {
@@ -31,10 +40,10 @@ function run(...args: string[]) {
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
-/** Moves the last build two minutes back, so that `file` (changed a minute ago, or now) is newer than it. */
+/** Moves the last build 30 s back (the other inputs are a minute old) and rewrites `file` now, after it. */
 async function editedAfterTheBuild(file: string) {
-  const twoMinutesAgo = Date.now() / 1000 - 120;
-  await utimes(path.join(root, 'dist', '.built'), twoMinutesAgo, twoMinutesAgo);
+  const halfAMinuteAgo = Date.now() / 1000 - 30;
+  await utimes(path.join(root, 'dist', '.built'), halfAMinuteAgo, halfAMinuteAgo);
   await writeFile(path.join(root, file), await readFile(path.join(root, file)));
 }
 
@@ -67,6 +76,18 @@ describe('npm start compiles only when the sources changed', () => {
     expect(run('--check').status).toBe(0);
   });
 
+  it('counts what every tsconfig.<part>.json compiles', async () => {
+    run();
+    await editedAfterTheBuild('client/index.ts');
+    expect(run('--check').output).toContain(`${path.join('client', 'index.ts')} changed since the last build`);
+  });
+
+  it('does not count a test file, which no build compiles', async () => {
+    run();
+    await editedAfterTheBuild('tests/a.test.ts');
+    expect(run('--check')).toEqual({ status: 0, output: 'dist/ is up to date\n' });
+  });
+
   it('builds again when the build configuration changed or the compiled entry point is gone', async () => {
     run();
     await editedAfterTheBuild('tsconfig.build.json');
@@ -86,6 +107,18 @@ describe('npm start compiles only when the sources changed', () => {
     expect(prepare.status).toBe(0);
     expect(prepare.output).toContain('The build failed');
     expect(run('--check').status).toBe(1);
+  });
+});
+
+describe('a recorded build', () => {
+  it('carries the contract as JSON with the hash of the YAML it was parsed from', async () => {
+    const yaml = await readFile('openapi.yaml', 'utf8');
+    await writeFile(path.join(root, 'openapi.yaml'), yaml);
+    await symlink(path.resolve('node_modules'), path.join(root, 'node_modules'));
+    expect(run('--built').status).toBe(0);
+    const built = JSON.parse(await readFile(path.join(root, 'dist', 'openapi.json'), 'utf8')) as { yamlSha256: string; contract: unknown };
+    expect(built.yamlSha256).toBe(createHash('sha256').update(yaml).digest('hex'));
+    expect(built.contract).toEqual(parse(yaml));
   });
 });
 
