@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from 'flag-service/client';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { fixtures } from './support/fixtures.js';
 
 type CreateContextField = components['schemas']['CreateContextField'];
 type Constraint = components['schemas']['Constraint'];
@@ -14,6 +15,7 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
+const { newFlag } = fixtures(() => app, unique);
 const { latestEventId, eventsSince } = eventReader(() => app);
 
 const fieldPath = (contextField: string) => ({ params: { path: { contextField } } });
@@ -40,13 +42,6 @@ async function strategiesOf(name: string) {
   const result = await app.admin.GET('/api/admin/context/{contextField}/strategies', fieldPath(name));
   expect(result.response.status).toBe(200);
   return result.data!.strategies;
-}
-
-async function createFlag(prefix: string, projectId = 'default') {
-  const name = unique(prefix);
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId } }, body: { name } });
-  expect(result.response.status).toBe(201);
-  return name;
 }
 
 async function addStrategy(featureName: string, options: { constraints?: Constraint[]; segments?: number[]; environment?: string; projectId?: string }) {
@@ -337,18 +332,18 @@ describe('legal values', () => {
 describe('context fields used by strategies', () => {
   it('counts active flags and their projects, directly and through segments, leaving archived flags out', async () => {
     const field = await createField();
-    const direct = await createFlag('direct');
+    const direct = await newFlag('direct');
     const twoEnvironments = await addStrategy(direct, { constraints: [on(field.name)] });
     await addStrategy(direct, { constraints: [on(field.name), on(field.name)], environment: 'production' });
     const segment = await createSegment([on(field.name)]);
-    const viaSegment = await createFlag('via-segment');
+    const viaSegment = await newFlag('via-segment');
     await addStrategy(viaSegment, { segments: [segment.id] });
-    const elsewhere = await createFlag('elsewhere', 'ctx-other');
+    const elsewhere = await newFlag('elsewhere', 'ctx-other');
     await addStrategy(elsewhere, { constraints: [on(field.name)], projectId: 'ctx-other' });
-    const archived = await createFlag('archived', 'ctx-other');
+    const archived = await newFlag('archived', 'ctx-other');
     await addStrategy(archived, { constraints: [on(field.name)], projectId: 'ctx-other' });
     await archiveFlag(archived, 'ctx-other');
-    const unrelated = await createFlag('unrelated');
+    const unrelated = await newFlag('unrelated');
     await addStrategy(unrelated, { constraints: [on('userId')] });
 
     expect(await getField(field.name)).toMatchObject({ usedInFeatures: 3, usedInProjects: 2 });
@@ -400,7 +395,7 @@ describe('deleting context fields', () => {
 
   it('refuses with 409 while a strategy constrains on the field, even of an archived flag, and deletes once it no longer does', async () => {
     const field = await createField();
-    const flag = await createFlag('blocking');
+    const flag = await newFlag('blocking');
     const strategy = await addStrategy(flag, { constraints: [on('userId'), on(field.name)] });
     await archiveFlag(flag);
     const before = await latestEventId();

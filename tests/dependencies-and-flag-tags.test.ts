@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { fixtures } from './support/fixtures.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -12,15 +13,9 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
+const { newFlag } = fixtures(() => app, unique);
 
 const { latestEventId, eventsSince } = eventReader(() => app);
-
-async function createFlag(prefix: string, projectId = 'default') {
-  const name = unique(prefix);
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId } }, body: { name } });
-  expect(result.response.status).toBe(201);
-  return name;
-}
 
 async function getFlag(featureName: string, projectId = 'default') {
   const { data, response } = await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: { projectId, featureName } } });
@@ -42,8 +37,8 @@ async function dependOn(child: string, parent: string) {
 
 describe('dependencies', () => {
   it('makes a flag depend on a parent, shown on both flags, with one event', async () => {
-    const parent = await createFlag('parent');
-    const child = await createFlag('child');
+    const parent = await newFlag('parent');
+    const child = await newFlag('child');
     const before = await latestEventId();
     const result = await addDependency(child, { feature: parent });
     expect(result.response.status).toBe(200);
@@ -58,9 +53,9 @@ describe('dependencies', () => {
   });
 
   it('records whether the parent must be enabled and which variants satisfy it', async () => {
-    const parentOff = await createFlag('parent-off');
-    const parentVariants = await createFlag('parent-variants');
-    const child = await createFlag('child-options');
+    const parentOff = await newFlag('parent-off');
+    const parentVariants = await newFlag('parent-variants');
+    const child = await newFlag('child-options');
     const off = await addDependency(child, { feature: parentOff, enabled: false });
     expect(off.response.status).toBe(200);
     const before = await latestEventId();
@@ -75,8 +70,8 @@ describe('dependencies', () => {
   });
 
   it('updates an existing dependency when added again', async () => {
-    const parent = await createFlag('parent-again');
-    const child = await createFlag('child-again');
+    const parent = await newFlag('parent-again');
+    const child = await newFlag('child-again');
     await dependOn(child, parent);
     const result = await addDependency(child, { feature: parent, enabled: false });
     expect(result.response.status).toBe(200);
@@ -84,8 +79,8 @@ describe('dependencies', () => {
   });
 
   it('refuses variants when the parent must be disabled with 400', async () => {
-    const parent = await createFlag('parent-bad-variants');
-    const child = await createFlag('child-bad-variants');
+    const parent = await newFlag('parent-bad-variants');
+    const child = await newFlag('child-bad-variants');
     const before = await latestEventId();
     expectError(await addDependency(child, { feature: parent, enabled: false, variants: ['a'] }), 400, 'ValidationError');
     expect((await getFlag(child)).dependencies).toEqual([]);
@@ -98,7 +93,7 @@ describe('dependencies', () => {
     ['on its grandchild', 3],
   ])('refuses a cycle: a flag depending %s, with 400 and nothing written', async (_case, length) => {
     const chain: string[] = [];
-    for (let i = 0; i < length; i++) chain.push(await createFlag(`cycle-${length}`));
+    for (let i = 0; i < length; i++) chain.push(await newFlag(`cycle-${length}`));
     // chain[i] depends on chain[i - 1].
     for (let i = 1; i < chain.length; i++) await dependOn(chain[i]!, chain[i - 1]!);
     const root = chain[0]!;
@@ -111,8 +106,8 @@ describe('dependencies', () => {
   });
 
   it('refuses a parent in another project with 400', async () => {
-    const parent = await createFlag('foreign-parent', 'other');
-    const child = await createFlag('local-child');
+    const parent = await newFlag('foreign-parent', 'other');
+    const child = await newFlag('local-child');
     const before = await latestEventId();
     const error = expectError(await addDependency(child, { feature: parent }), 400, 'ValidationError');
     expect(error.message).toContain(parent);
@@ -122,7 +117,7 @@ describe('dependencies', () => {
   });
 
   it('refuses an unknown parent with 400', async () => {
-    const child = await createFlag('orphan');
+    const child = await newFlag('orphan');
     const before = await latestEventId();
     const error = expectError(await addDependency(child, { feature: 'no-such-parent' }), 400, 'ValidationError');
     expect(error.message).toContain('no-such-parent');
@@ -131,22 +126,22 @@ describe('dependencies', () => {
   });
 
   it('answers 404 for an unknown child flag or project', async () => {
-    const parent = await createFlag('parent-of-nothing');
+    const parent = await newFlag('parent-of-nothing');
     expectError(await addDependency('ghost-child', { feature: parent }), 404, 'NotFoundError');
     expectError(await addDependency(parent, { feature: parent }, 'nowhere'), 404, 'NotFoundError');
     expect((await getFlag(parent)).children).toEqual([]);
   });
 
   it('refuses a body without a parent with 400', async () => {
-    const child = await createFlag('no-parent-body');
+    const child = await newFlag('no-parent-body');
     const error = expectError(await call(app, 'POST', `/api/admin/projects/default/features/${child}/dependencies`, { body: { enabled: true } }), 400, 'ValidationError');
     expect(error.message).toContain('feature');
   });
 
   it('removes one dependency with an event, and answers 404 when it is absent', async () => {
-    const parent = await createFlag('parent-removed');
-    const kept = await createFlag('parent-kept');
-    const child = await createFlag('child-removing');
+    const parent = await newFlag('parent-removed');
+    const kept = await newFlag('parent-kept');
+    const child = await newFlag('child-removing');
     await dependOn(child, parent);
     await dependOn(child, kept);
     const before = await latestEventId();
@@ -169,9 +164,9 @@ describe('dependencies', () => {
   });
 
   it('removes every dependency of a flag', async () => {
-    const first = await createFlag('parent-all-a');
-    const second = await createFlag('parent-all-b');
-    const child = await createFlag('child-all');
+    const first = await newFlag('parent-all-a');
+    const second = await newFlag('parent-all-b');
+    const child = await newFlag('child-all');
     await dependOn(child, first);
     await dependOn(child, second);
     const before = await latestEventId();
@@ -188,7 +183,7 @@ describe('dependencies', () => {
   });
 
   it('writes nothing when removing every dependency of a flag that has none', async () => {
-    const child = await createFlag('child-none');
+    const child = await newFlag('child-none');
     const before = await latestEventId();
     const result = await app.admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}/dependencies', {
       params: { path: { projectId: 'default', featureName: child } },
@@ -223,12 +218,12 @@ describe('tags on flags', () => {
   }
 
   it('starts with no tags', async () => {
-    const flag = await createFlag('untagged');
+    const flag = await newFlag('untagged');
     expect(await tagsOf(flag)).toEqual([]);
   });
 
   it('tags a flag with 201, creating the tag first, with both events', async () => {
-    const flag = await createFlag('tagged');
+    const flag = await newFlag('tagged');
     const value = unique('fresh-value');
     const before = await latestEventId();
     const result = await tag(flag, 'simple', value);
@@ -245,8 +240,8 @@ describe('tags on flags', () => {
   });
 
   it('tags with an existing tag without creating it again', async () => {
-    const first = await createFlag('shares-a');
-    const second = await createFlag('shares-b');
+    const first = await newFlag('shares-a');
+    const second = await newFlag('shares-b');
     const value = unique('shared');
     expect((await tag(first, 'team', value)).response.status).toBe(201);
     const before = await latestEventId();
@@ -258,7 +253,7 @@ describe('tags on flags', () => {
   });
 
   it('refuses a tag the flag already carries with 409, writing nothing', async () => {
-    const flag = await createFlag('tagged-twice');
+    const flag = await newFlag('tagged-twice');
     const value = unique('once');
     await tag(flag, 'simple', value);
     const before = await latestEventId();
@@ -268,7 +263,7 @@ describe('tags on flags', () => {
   });
 
   it('refuses an unknown tag type with 400, creating no tag', async () => {
-    const flag = await createFlag('unknown-type');
+    const flag = await newFlag('unknown-type');
     const value = unique('orphan-value');
     const before = await latestEventId();
     const error = expectError(await tag(flag, 'no-such-type', value), 400, 'ValidationError');
@@ -282,7 +277,7 @@ describe('tags on flags', () => {
     ['a value of one character', { type: 'simple', value: 'x' }, 'value'],
     ['an unknown field', { type: 'simple', value: 'fine-value', colour: 'red' }, 'colour'],
   ])('refuses %s with 400', async (_case, body, mention) => {
-    const flag = await createFlag('bad-tag-body');
+    const flag = await newFlag('bad-tag-body');
     const error = expectError(await call(app, 'POST', tagsPath(flag), { body }), 400, 'ValidationError');
     expect(error.message).toContain(mention);
     expect(await tagsOf(flag)).toEqual([]);
@@ -298,7 +293,7 @@ describe('tags on flags', () => {
   });
 
   it('adds and removes several tags with PUT, answering the tags after', async () => {
-    const flag = await createFlag('bulk');
+    const flag = await newFlag('bulk');
     const [keep, drop, added] = [unique('keep'), unique('drop'), unique('added')];
     await tag(flag, 'simple', keep);
     await tag(flag, 'simple', drop);
@@ -322,7 +317,7 @@ describe('tags on flags', () => {
   });
 
   it('applies none of a PUT that adds a tag of an unknown type', async () => {
-    const flag = await createFlag('bulk-bad');
+    const flag = await newFlag('bulk-bad');
     const kept = unique('stays');
     await tag(flag, 'simple', kept);
     const before = await latestEventId();
@@ -335,7 +330,7 @@ describe('tags on flags', () => {
   });
 
   it('takes a tag off a flag with 200 and an event, then answers 404', async () => {
-    const flag = await createFlag('untag');
+    const flag = await newFlag('untag');
     const value = unique('removable');
     await tag(flag, 'team', value);
     const before = await latestEventId();
@@ -359,8 +354,8 @@ describe('tags on flags', () => {
   });
 
   it('answers 404 when the flag does not carry a tag that exists elsewhere', async () => {
-    const carrier = await createFlag('carrier');
-    const other = await createFlag('non-carrier');
+    const carrier = await newFlag('carrier');
+    const other = await newFlag('non-carrier');
     const value = unique('elsewhere');
     await tag(carrier, 'simple', value);
     expectError(await call(app, 'DELETE', `${tagsPath(other)}/simple/${value}`), 404, 'NotFoundError');

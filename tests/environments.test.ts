@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../db/schema.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { fixtures } from './support/fixtures.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -10,6 +11,7 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
+const { createFlag } = fixtures(() => app, unique);
 
 const { latestEventId, eventsSince } = eventReader(() => app);
 
@@ -19,12 +21,6 @@ async function getEnvironment(environment: string) {
 
 async function createEnvironment(name: string, extra: { type?: string; sortOrder?: number; enabled?: boolean } = {}) {
   const result = await app.admin.POST('/api/admin/environments', { body: { name, type: 'test', ...extra } });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(201);
-  return result.data!;
-}
-
-async function createFlag(projectId: string, name: string) {
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId } }, body: { name } });
   expect(result.response.status, JSON.stringify(result.error)).toBe(201);
   return result.data!;
 }

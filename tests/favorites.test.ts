@@ -3,6 +3,7 @@ import type { components } from 'flag-service/client';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { as, userWithSession, type TestUser } from './support/users.js';
+import { fixtures } from './support/fixtures.js';
 
 type SearchedFeature = components['schemas']['SearchedFeature'];
 type CallOptions = Parameters<typeof call>[3];
@@ -17,20 +18,8 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
+const { newProject, createFlag, newFlag } = fixtures(() => app, unique);
 const { latestEventId, eventsSince } = eventReader(() => app);
-
-async function newProject(): Promise<string> {
-  const id = unique('favs');
-  const created = await call(app, 'POST', '/api/admin/projects', { body: { id, name: `Project ${id}` } });
-  expect(created.status, created.text).toBe(201);
-  return id;
-}
-
-async function createFlag(project: string, name = unique('flag')): Promise<string> {
-  const created = await call(app, 'POST', `/api/admin/projects/${project}/features`, { body: { name } });
-  expect(created.status, created.text).toBe(201);
-  return name;
-}
 
 const flagPath = (project: string, flag: string) => `/api/admin/projects/${project}/features/${flag}/favorites`;
 const projectPath = (project: string) => `/api/admin/projects/${project}/favorites`;
@@ -63,7 +52,7 @@ async function createClientToken(): Promise<string> {
 describe('favourite flags', () => {
   it('answers 200 to a user, a Viewer too, and records feature-favorited, then feature-unfavorited', async () => {
     const project = await newProject();
-    const flag = await createFlag(project);
+    const flag = await newFlag('flag', project);
     const since = await latestEventId();
     const favorited = await ok(favorite(project, flag, as(alice)));
     expect(favorited.text).toBe('');
@@ -78,7 +67,7 @@ describe('favourite flags', () => {
 
   it('answers 200 to a repeated favourite or unfavourite and records each change once', async () => {
     const project = await newProject();
-    const flag = await createFlag(project);
+    const flag = await newFlag('flag', project);
     const since = await latestEventId();
     await ok(unfavorite(project, flag, as(alice)));
     await ok(favorite(project, flag, as(alice)));
@@ -92,7 +81,7 @@ describe('favourite flags', () => {
 
   it('keeps favourites per user: search shows favorite true to their owner only', async () => {
     const project = await newProject();
-    const [mine, theirs, nobodys] = [await createFlag(project), await createFlag(project), await createFlag(project)];
+    const [mine, theirs, nobodys] = [await newFlag('flag', project), await newFlag('flag', project), await newFlag('flag', project)];
     await ok(favorite(project, mine, as(alice)));
     await ok(favorite(project, theirs, as(bob)));
 
@@ -107,7 +96,7 @@ describe('favourite flags', () => {
 
   it('counts a favourite made with a personal access token as the user’s', async () => {
     const project = await newProject();
-    const flag = await createFlag(project);
+    const flag = await newFlag('flag', project);
     const pat = await call(app, 'POST', '/api/admin/user/tokens', {
       ...as(alice),
       body: { description: 'favourites', expiresAt: new Date(Date.UTC(2099, 0, 1)).toISOString() },
@@ -122,7 +111,7 @@ describe('favourite flags', () => {
 
   it('does not carry a favourite over to a new flag that reuses the name of a deleted one', async () => {
     const project = await newProject();
-    const flag = await createFlag(project);
+    const flag = await newFlag('flag', project);
     await ok(favorite(project, flag, as(alice)));
     expect((await call(app, 'DELETE', `/api/admin/projects/${project}/features/${flag}`)).status).toBe(202);
     await ok(call(app, 'DELETE', `/api/admin/archive/${flag}`));
@@ -134,7 +123,7 @@ describe('favourite flags', () => {
 describe('what SDKs see', () => {
   it('stays the same through favouriting: the client ETag still answers 304', async () => {
     const project = await newProject();
-    const flag = await createFlag(project);
+    const flag = await newFlag('flag', project);
     const token = await createClientToken();
     const first = await call(app, 'GET', '/api/client/features', { token });
     expect(first.status, first.text).toBe(200);
@@ -212,7 +201,7 @@ describe('favourite projects', () => {
 
   it('leaves the flags of a favourite project as they were', async () => {
     const project = await newProject();
-    await createFlag(project);
+    await newFlag('flag', project);
     await ok(call(app, 'POST', projectPath(project), as(alice)));
     expect(await favoritesIn(project, as(alice))).toEqual([]);
   });
@@ -223,7 +212,7 @@ describe('unknown flags and projects', () => {
   let flag: string;
   beforeAll(async () => {
     project = await newProject();
-    flag = await createFlag(project);
+    flag = await newFlag('flag', project);
   });
 
   it.each<[string, () => [string, string]]>([
@@ -239,7 +228,7 @@ describe('unknown flags and projects', () => {
   });
 
   it('answers 404 for a flag in the archive', async () => {
-    const archived = await createFlag(project);
+    const archived = await newFlag('flag', project);
     expect((await call(app, 'DELETE', `/api/admin/projects/${project}/features/${archived}`)).status).toBe(202);
     expectError(await favorite(project, archived, as(alice)), 404, 'NotFoundError');
   });
@@ -257,7 +246,7 @@ describe('favourites belong to users', () => {
   let flag: string;
   beforeAll(async () => {
     project = await newProject();
-    flag = await createFlag(project);
+    flag = await newFlag('flag', project);
   });
 
   const attempts = (options: CallOptions) => [

@@ -4,6 +4,7 @@ import type { operations } from 'flag-service/client';
 import * as t from '../db/schema.js';
 import { uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { fixtures, until } from './support/fixtures.js';
 
 type SearchQuery = NonNullable<operations['searchFeatures']['parameters']['query']>;
 
@@ -18,32 +19,10 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
+const { newProject, createFlag } = fixtures(() => app, unique);
 
 const DAY_MS = 86_400_000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS);
-
-/** A fresh project (with the development and production environments); `id` when the name matters for sorting. */
-async function newProject(id = unique('search')): Promise<string> {
-  const result = await app.admin.POST('/api/admin/projects', { body: { id, name: `Project ${id}` } });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(201);
-  return id;
-}
-
-/** Creates a flag, tagged with each `type:value` of `tags`. */
-async function createFlag(projectId: string, name: string, options: { type?: string; description?: string; tags?: string[]; impressionData?: boolean } = {}) {
-  const { tags = [], ...body } = options;
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId } }, body: { name, ...body } });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(201);
-  for (const tag of tags) {
-    const colon = tag.indexOf(':');
-    const tagged = await app.admin.POST('/api/admin/features/{featureName}/tags', {
-      params: { path: { featureName: name } },
-      body: { type: tag.slice(0, colon), value: tag.slice(colon + 1) },
-    });
-    expect(tagged.response.status, JSON.stringify(tagged.error)).toBe(201);
-  }
-  return name;
-}
 
 async function enable(projectId: string, featureName: string, environment: string) {
   const result = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', {
@@ -101,16 +80,6 @@ async function found(query: SearchQuery): Promise<string[]> {
 
 const sorted = (names: string[]) => [...names].sort();
 
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** SDK metrics with the admin token: the flag is seen (and counted) in the token's environment. */
 async function reportMetrics(featureName: string, yes: number, no: number) {
   const stop = new Date();
@@ -167,7 +136,6 @@ describe('search: result', () => {
     const variants = await app.admin.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
       params: { path: { projectId: project, featureName: child, environment: 'development' } },
       body: [
-    for (const key of ['archivedAt', 'lastSeenAt']) expect(childFound).not.toHaveProperty(key);
         { name: 'blue', weight: 500, weightType: 'variable', stickiness: 'default' },
         { name: 'green', weight: 500, weightType: 'variable', stickiness: 'default' },
       ],
@@ -199,6 +167,7 @@ describe('search: result', () => {
       lifecycle: { stage: 'initial' },
       createdBy: { id: -42, name: 'admin' },
     });
+    for (const key of ['archivedAt', 'lastSeenAt']) expect(childFound).not.toHaveProperty(key);
     expect(Number.isNaN(Date.parse(childFound!.createdAt))).toBe(false);
     expect(Number.isNaN(Date.parse(childFound!.lifecycle!.enteredStageAt))).toBe(false);
     expect(sorted(childFound!.tags.map((tag) => JSON.stringify(tag)))).toEqual(

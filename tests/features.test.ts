@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { fixtures } from './support/fixtures.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -8,22 +9,9 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
+const { newProject, createFlag } = fixtures(() => app, unique);
 
 const { latestEventId, eventsSince } = eventReader(() => app);
-
-/** A fresh project with both environments. */
-async function newProject(prefix = 'project'): Promise<string> {
-  const id = unique(prefix);
-  const result = await app.admin.POST('/api/admin/projects', { body: { id, name: `Project ${id}` } });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(201);
-  return id;
-}
-
-async function createFlag(projectId: string, name: string, extra: { type?: string; description?: string; impressionData?: boolean } = {}) {
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId } }, body: { name, ...extra } });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(201);
-  return result.data!;
-}
 
 async function getFlag(projectId: string, featureName: string) {
   return app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: { projectId, featureName } } });
@@ -82,16 +70,18 @@ describe('flags: create', () => {
   ])('accepts the type %s as %s', async (type, stored) => {
     const project = await newProject();
     const name = unique(`typed-${type}`);
-    const data = await createFlag(project, name, { type });
-    expect(data.type).toBe(stored);
+    const created = await app.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId: project } }, body: { name, type } });
+    expect(created.response.status, JSON.stringify(created.error)).toBe(201);
+    expect(created.data!.type).toBe(stored);
     expect((await getFlag(project, name)).data!.type).toBe(stored);
   });
 
   it('accepts a name of 100 URL-safe characters', async () => {
     const name = `${unique('long')}-._~!*'()`.padEnd(100, 'x');
     expect(name).toHaveLength(100);
-    const data = await createFlag('default', name);
-    expect(data.name).toBe(name);
+    const created = await app.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId: 'default' } }, body: { name } });
+    expect(created.response.status, JSON.stringify(created.error)).toBe(201);
+    expect(created.data!.name).toBe(name);
     expect((await getFlag('default', name)).response.status).toBe(200);
   });
 

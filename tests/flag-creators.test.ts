@@ -3,6 +3,7 @@ import type { components } from 'flag-service/client';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
 import { as, sessionOf, userWithSession, USER_PASSWORD, type TestUser } from './support/users.js';
+import { fixtures } from './support/fixtures.js';
 
 type FlagCreator = components['schemas']['FlagCreator'];
 
@@ -12,13 +13,7 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
-
-async function newProject(): Promise<string> {
-  const id = unique('creators');
-  const created = await call(app, 'POST', '/api/admin/projects', { body: { id, name: `Project ${id}` } });
-  expect(created.status, created.text).toBe(201);
-  return id;
-}
+const { newProject } = fixtures(() => app, unique);
 
 /** An Editor created with exactly these identity fields, logged in by its username or else its email. */
 async function editor(identity: { name?: string; username?: string; email?: string }): Promise<TestUser> {

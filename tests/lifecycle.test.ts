@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { fixtures } from './support/fixtures.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -8,31 +9,19 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
+const { newProject, createFlag } = fixtures(() => app, unique);
 
 const { latestEventId, eventsSince } = eventReader(() => app);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A fresh project with both environments (development and production). */
-async function newProject(prefix = 'lc-project'): Promise<string> {
-  const id = unique(prefix);
-  const result = await app.admin.POST('/api/admin/projects', { body: { id, name: `Project ${id}` } });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(201);
-  return id;
-}
-
-async function createFlag(projectId: string, name: string) {
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId } }, body: { name } });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(201);
-  return result.data!;
-}
-
 /** A fresh project and a flag in it. */
 async function newFlag(prefix = 'lc-flag') {
   const project = await newProject();
   const name = unique(prefix);
-  const created = await createFlag(project, name);
-  return { project, name, created };
+  const result = await app.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId: project } }, body: { name } });
+  expect(result.response.status, JSON.stringify(result.error)).toBe(201);
+  return { project, name, created: result.data! };
 }
 
 async function enable(projectId: string, featureName: string, environment: string) {

@@ -3,6 +3,7 @@ import type { components } from 'flag-service/client';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { as, userWithSession, type TestUser } from './support/users.js';
+import { fixtures } from './support/fixtures.js';
 
 type ProjectAccess = components['schemas']['ProjectAccess'];
 type Group = components['schemas']['Group'];
@@ -17,14 +18,8 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
+const { newProject } = fixtures(() => app, unique);
 const { latestEventId, eventsSince } = eventReader(() => app);
-
-async function newProject(): Promise<string> {
-  const id = unique('access');
-  const created = await call(app, 'POST', '/api/admin/projects', { body: { id, name: `Project ${id}` } });
-  expect(created.status, created.text).toBe(201);
-  return id;
-}
 
 async function createGroup(body: object): Promise<Group> {
   const created = await call(app, 'POST', '/api/admin/groups', { body });

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../db/schema.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { expectError, startTestApp, type TestApp } from './support/app.js';
+import { fixtures } from './support/fixtures.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -10,25 +11,12 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
+const { newProject, newFlag } = fixtures(() => app, unique);
 const { latestEventId, eventsSince } = eventReader(() => app);
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 const ago = (ms: number) => new Date(Date.now() - ms);
-
-async function newProject(): Promise<string> {
-  const id = unique('insights');
-  const result = await app.admin.POST('/api/admin/projects', { body: { id, name: `Project ${id}` } });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(201);
-  return id;
-}
-
-async function createFlag(projectId: string, prefix: string, type?: string): Promise<string> {
-  const name = unique(prefix);
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId } }, body: { name, type } });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(201);
-  return name;
-}
 
 async function setEnabled(projectId: string, featureName: string, environment: string, enabled: boolean) {
   const path = { projectId, featureName, environment };
@@ -84,7 +72,7 @@ async function backdateProductionEnabling(featureName: string, msAgo: number) {
 
 /** A release flag that reaches production `days` after its creation, `reachedMsAgo` ago. */
 async function releasedFlag(projectId: string, days: number, reachedMsAgo = 0): Promise<string> {
-  const name = await createFlag(projectId, 'released');
+  const name = await newFlag('released', projectId);
   await setEnabled(projectId, name, 'production', true);
   await backdateProductionEnabling(name, reachedMsAgo);
   await backdateCreation(name, reachedMsAgo + days * DAY_MS);
@@ -123,16 +111,16 @@ describe('project insights: stats', () => {
   it('counts flags created and archived in the current and the past window', async () => {
     const project = await newProject();
     const other = await newProject();
-    await createFlag(other, 'elsewhere');
-    await createFlag(project, 'now');
-    const now2 = await createFlag(project, 'now');
-    const almostMonth = await createFlag(project, 'almost-month');
+    await newFlag('elsewhere', other);
+    await newFlag('now', project);
+    const now2 = await newFlag('now', project);
+    const almostMonth = await newFlag('almost-month', project);
     await backdateCreation(almostMonth, 30 * DAY_MS - MINUTE_MS);
-    const pastOnly = await createFlag(project, 'past');
+    const pastOnly = await newFlag('past', project);
     await backdateCreation(pastOnly, 30 * DAY_MS + MINUTE_MS);
-    const pastArchived = await createFlag(project, 'past-archived');
+    const pastArchived = await newFlag('past-archived', project);
     await backdateCreation(pastArchived, 59 * DAY_MS);
-    const ancient = await createFlag(project, 'ancient');
+    const ancient = await newFlag('ancient', project);
     await backdateCreation(ancient, 60 * DAY_MS + MINUTE_MS);
 
     await archiveFlag(project, now2);
@@ -153,13 +141,13 @@ describe('project insights: stats', () => {
     expect(before.stats).toMatchObject({ projectActivityCurrentWindow: initial, projectActivityPastWindow: 0 });
 
     const since = await latestEventId();
-    const flag = await createFlag(project, 'active');
+    const flag = await newFlag('active', project);
     await markStale(project, flag);
     await setEnabled(project, flag, 'development', true);
     const written = (await eventsSince(since)).filter((e) => e.project === project).length;
     expect(written).toBeGreaterThanOrEqual(3);
     const other = await newProject();
-    await createFlag(other, 'elsewhere');
+    await newFlag('elsewhere', other);
     expect((await insights(project)).stats.projectActivityCurrentWindow).toBe(initial + written);
 
     const ids = await projectEventIds(project);
@@ -184,14 +172,14 @@ describe('project insights: stats', () => {
 describe('project insights: health', () => {
   it('counts stale and potentially stale active flags and rates the project', async () => {
     const project = await newProject();
-    const stale = await createFlag(project, 'stale');
+    const stale = await newFlag('stale', project);
     await markStale(project, stale);
-    const old = await createFlag(project, 'old-operational', 'operational');
+    const old = await newFlag('old-operational', project, { type: 'operational' });
     await backdateCreation(old, 7 * DAY_MS + MINUTE_MS);
-    await createFlag(project, 'fresh');
-    const killSwitch = await createFlag(project, 'old-kill-switch', 'kill-switch');
+    await newFlag('fresh', project);
+    const killSwitch = await newFlag('old-kill-switch', project, { type: 'kill-switch' });
     await backdateCreation(killSwitch, 400 * DAY_MS);
-    const archived = await createFlag(project, 'archived-stale');
+    const archived = await newFlag('archived-stale', project);
     await markStale(project, archived);
     await backdateCreation(archived, 400 * DAY_MS);
     await archiveFlag(project, archived);
@@ -201,19 +189,19 @@ describe('project insights: health', () => {
 
   it('counts a stale flag past its lifetime as stale only, and rounds the rating', async () => {
     const project = await newProject();
-    const staleAndOld = await createFlag(project, 'stale-old');
+    const staleAndOld = await newFlag('stale-old', project);
     await markStale(project, staleAndOld);
     await backdateCreation(staleAndOld, 41 * DAY_MS);
-    const youngRelease = await createFlag(project, 'young-release');
+    const youngRelease = await newFlag('young-release', project);
     await backdateCreation(youngRelease, 39 * DAY_MS);
-    await createFlag(project, 'fresh');
+    await newFlag('fresh', project);
 
     expect((await insights(project)).health).toEqual({ rating: 67, activeCount: 2, potentiallyStaleCount: 0, staleCount: 1 });
   });
 
   it('rates a project without active flags 100', async () => {
     const project = await newProject();
-    const flag = await createFlag(project, 'archived');
+    const flag = await newFlag('archived', project);
     await markStale(project, flag);
     await archiveFlag(project, flag);
     expect((await insights(project)).health).toEqual({ rating: 100, activeCount: 0, potentiallyStaleCount: 0, staleCount: 0 });
@@ -223,26 +211,26 @@ describe('project insights: health', () => {
 describe('project insights: lead time', () => {
   it('measures the days from creation to the first production enabling of release flags', async () => {
     const project = await newProject();
-    const first = await createFlag(project, 'first');
+    const first = await newFlag('first', project);
     await backdateCreation(first, 3.5 * DAY_MS);
     await setEnabled(project, first, 'development', true);
     await setEnabled(project, first, 'production', true);
     expect((await insights(project)).leadTime).toEqual({ projectAverage: 3.5, features: [{ name: first, timeToProduction: 3.5 }] });
 
-    const twice = await createFlag(project, 'twice');
+    const twice = await newFlag('twice', project);
     await backdateCreation(twice, 3 * DAY_MS);
     await setEnabled(project, twice, 'production', true);
     await backdateProductionEnabling(twice, 0.9 * DAY_MS);
     await setEnabled(project, twice, 'production', false);
     await setEnabled(project, twice, 'production', true);
 
-    const experiment = await createFlag(project, 'experiment', 'experiment');
+    const experiment = await newFlag('experiment', project, { type: 'experiment' });
     await backdateCreation(experiment, 10 * DAY_MS);
     await setEnabled(project, experiment, 'production', true);
-    const developmentOnly = await createFlag(project, 'development-only');
+    const developmentOnly = await newFlag('development-only', project);
     await backdateCreation(developmentOnly, 10 * DAY_MS);
     await setEnabled(project, developmentOnly, 'development', true);
-    await createFlag(project, 'never-enabled');
+    await newFlag('never-enabled', project);
 
     const { leadTime } = await insights(project);
     expect(leadTime.projectAverage).toBe(2.8);
@@ -287,11 +275,11 @@ describe('project insights: lead time', () => {
 describe('project insights: flag types and members', () => {
   it('counts active flags per type, ordered by type', async () => {
     const project = await newProject();
-    await createFlag(project, 'release');
-    await createFlag(project, 'release');
-    await createFlag(project, 'kill', 'kill-switch');
-    await createFlag(project, 'experiment', 'experiment');
-    const archived = await createFlag(project, 'archived-permission', 'permission');
+    await newFlag('release', project);
+    await newFlag('release', project);
+    await newFlag('kill', project, { type: 'kill-switch' });
+    await newFlag('experiment', project, { type: 'experiment' });
+    const archived = await newFlag('archived-permission', project, { type: 'permission' });
     await archiveFlag(project, archived);
     expect((await insights(project)).featureTypeCounts).toEqual([
       { type: 'experiment', count: 1 },
@@ -302,7 +290,7 @@ describe('project insights: flag types and members', () => {
 
   it('reports no members and none added until project members exist', async () => {
     const project = await newProject();
-    await createFlag(project, 'flag');
+    await newFlag('flag', project);
     const body = await insights(project);
     expect(body.members).toEqual({ currentMembers: 0, change: 0 });
     expect(body.stats.projectMembersAddedCurrentWindow).toBe(0);

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { fixtures } from './support/fixtures.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -8,6 +9,7 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
+const { createFlag } = fixtures(() => app, unique);
 
 const { latestEventId, eventsSince } = eventReader(() => app);
 
@@ -20,12 +22,6 @@ async function createProject(body: { id: string; name?: string; description?: st
 async function getProject(projectId: string) {
   const result = await app.admin.GET('/api/admin/projects/{projectId}', { params: { path: { projectId } } });
   return result;
-}
-
-async function createFlag(projectId: string, name: string) {
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId } }, body: { name } });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(201);
-  return result.data!;
 }
 
 async function archiveFlag(projectId: string, featureName: string) {

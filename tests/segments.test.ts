@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from 'flag-service/client';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { fixtures } from './support/fixtures.js';
 
 type UpsertSegment = components['schemas']['UpsertSegment'];
 
@@ -13,6 +14,7 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
+const { newFlag } = fixtures(() => app, unique);
 
 const { latestEventId, eventsSince } = eventReader(() => app);
 
@@ -32,13 +34,6 @@ async function segmentNames() {
   const { data, response } = await app.admin.GET('/api/admin/segments');
   expect(response.status).toBe(200);
   return data!.segments.map((s) => s.name);
-}
-
-async function createFlag(prefix: string, projectId = 'default') {
-  const name = unique(prefix);
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId } }, body: { name } });
-  expect(result.response.status).toBe(201);
-  return name;
 }
 
 async function addStrategy(featureName: string, segments: number[], environment = 'development', projectId = 'default') {
@@ -227,7 +222,7 @@ describe('segments', () => {
 describe('segments used by strategies', () => {
   it('links a segment to a strategy, counts its use and refuses to delete it while used', async () => {
     const segment = await createSegment({ name: unique('in-use'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['1'] }] });
-    const flag = await createFlag('segmented');
+    const flag = await newFlag('segmented');
     const added = await addStrategy(flag, [segment.id]);
     expect(added.response.status).toBe(200);
     expect(added.data!.segments).toEqual([segment.id]);
@@ -251,9 +246,9 @@ describe('segments used by strategies', () => {
 
   it('counts distinct flags and projects in usedInFeatures and usedInProjects', async () => {
     const segment = await createSegment({ name: unique('widely-used'), constraints: [] });
-    const first = await createFlag('uses-a');
-    const second = await createFlag('uses-b');
-    const third = await createFlag('uses-c', 'elsewhere');
+    const first = await newFlag('uses-a');
+    const second = await newFlag('uses-b');
+    const third = await newFlag('uses-c', 'elsewhere');
     expect((await addStrategy(first, [segment.id], 'development')).response.status).toBe(200);
     expect((await addStrategy(first, [segment.id], 'production')).response.status).toBe(200);
     expect((await addStrategy(second, [segment.id])).response.status).toBe(200);
@@ -264,7 +259,7 @@ describe('segments used by strategies', () => {
   });
 
   it('refuses a strategy naming a segment that does not exist with 400, adding nothing', async () => {
-    const flag = await createFlag('missing-segment');
+    const flag = await newFlag('missing-segment');
     const before = await latestEventId();
     const error = expectError(await addStrategy(flag, [876543]), 400, 'ValidationError');
     expect(error.message).toContain('876543');
@@ -274,7 +269,7 @@ describe('segments used by strategies', () => {
 
   it('refuses a strategy using a segment of another project with 400', async () => {
     const segment = await createSegment({ name: unique('other-project'), project: 'elsewhere', constraints: [] });
-    const flag = await createFlag('foreign-segment');
+    const flag = await newFlag('foreign-segment');
     const before = await latestEventId();
     expectError(await addStrategy(flag, [segment.id]), 400, 'ValidationError');
     expect(await strategiesOf(flag)).toEqual([]);
@@ -284,7 +279,7 @@ describe('segments used by strategies', () => {
 
   it('refuses to move a used segment into a project other than its flags\' with 409, and moves an unused one', async () => {
     const used = await createSegment({ name: unique('move-used'), constraints: [] });
-    const flag = await createFlag('move-user');
+    const flag = await newFlag('move-user');
     expect((await addStrategy(flag, [used.id])).response.status).toBe(200);
     const before = await latestEventId();
     const refused = await app.admin.PUT('/api/admin/segments/{segmentId}', {
@@ -314,7 +309,7 @@ describe('segments used by strategies', () => {
   it('changes the segments of a strategy with PUT', async () => {
     const one = await createSegment({ name: unique('swap-one'), constraints: [] });
     const two = await createSegment({ name: unique('swap-two'), constraints: [] });
-    const flag = await createFlag('swap');
+    const flag = await newFlag('swap');
     const added = await addStrategy(flag, [one.id]);
     const result = await app.admin.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', {
       params: { path: { projectId: 'default', featureName: flag, environment: 'development', strategyId: added.data!.id } },

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { fixtures } from './support/fixtures.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -8,6 +9,7 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
+const { newFlag } = fixtures(() => app, unique);
 
 const BUILT_INS = ['flexibleRollout', 'default', 'remoteAddress', 'applicationHostname'];
 
@@ -28,13 +30,6 @@ async function getDefinition(strategyName: string) {
 async function listNames() {
   const { data } = await app.admin.GET('/api/admin/strategies');
   return data!.strategies.map((s) => s.name);
-}
-
-async function createFlag(prefix: string) {
-  const name = unique(prefix);
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId: 'default' } }, body: { name } });
-  expect(result.response.status).toBe(201);
-  return name;
 }
 
 describe('strategy definitions', () => {
@@ -206,7 +201,7 @@ describe('strategy definitions', () => {
   it('refuses to delete a strategy a flag uses with 409, and deletes it once unused', async () => {
     const name = unique('used-custom');
     const created = await createDefinition(name);
-    const flag = await createFlag('custom-user');
+    const flag = await newFlag('custom-user');
     const added = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
       params: { path: { projectId: 'default', featureName: flag, environment: 'production' } },
       body: { name, parameters: { region: 'eu' } },

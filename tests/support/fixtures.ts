@@ -1,0 +1,77 @@
+// Resources many test files create before the behaviour they check, made through the API as the admin.
+import { expect } from 'vitest';
+import type { components } from '../../generated/api.js';
+import { call, type TestApp } from './app.js';
+
+type CreateFeature = components['schemas']['CreateFeature'];
+/** What a flag is created with besides its name; `tags` written `type:value` (split at the first colon). */
+export type FlagOptions = Omit<CreateFeature, 'name' | 'tags'> & { tags?: string[] };
+
+const asTag = (tag: string) => {
+  const colon = tag.indexOf(':');
+  return { type: tag.slice(0, colon), value: tag.slice(colon + 1) };
+};
+
+/** Reads until `done` holds of the value (every 50 ms); fails naming `what` and the last value after `timeoutMs`. */
+export async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A raw call with the admin token that must succeed (below 300); answers the JSON body. */
+export async function adminJson(on: TestApp, method: string, path: string, body?: unknown): Promise<any> {
+  const response = await call(on, method, path, body === undefined ? {} : { body: body as object });
+  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${response.text}`);
+  return response.json;
+}
+
+/** A new API token (created with the admin token); answers its secret. */
+export async function newApiToken(on: TestApp, body: { type: string; environment?: string; projects?: string[] }): Promise<string> {
+  const created = await adminJson(on, 'POST', '/api/admin/api-tokens', { tokenName: `test-${body.type}`, ...body });
+  expect(typeof created.secret).toBe('string');
+  return created.secret as string;
+}
+
+/**
+ * Creators acting as the admin of the app `current()` returns (apps start in beforeAll, after this runs),
+ * naming what they create with the file's `unique` so that names never collide with the file's own.
+ */
+export function fixtures(current: () => TestApp, unique: (prefix: string) => string) {
+  /** A project with a fresh id (`<prefix>-<n>`); answers the id. */
+  async function newProject(prefix = 'project'): Promise<string> {
+    const id = unique(prefix);
+    const result = await current().admin.POST('/api/admin/projects', { body: { id, name: `Project ${id}` } });
+    expect(result.response.status, JSON.stringify(result.error)).toBe(201);
+    return id;
+  }
+
+  /** A flag named `name` in the project, with the tags asked for; answers its name. */
+  async function createFlag(projectId: string, name: string, options: FlagOptions = {}): Promise<string> {
+    const { tags, ...rest } = options;
+    const body = { name, ...rest, ...(tags && { tags: tags.map(asTag) }) };
+    const result = await current().admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId } }, body });
+    expect(result.response.status, JSON.stringify(result.error)).toBe(201);
+    return name;
+  }
+
+  /** A flag with a fresh name (`<prefix>-<n>`); answers its name. */
+  const newFlag = (prefix = 'flag', projectId = 'default', options: FlagOptions = {}) => createFlag(projectId, unique(prefix), options);
+
+  /** The flag's state in one environment, as the flag's GET shows it. */
+  async function flagEnvironment(featureName: string, environment = 'development', projectId = 'default') {
+    const { data, response } = await current().admin.GET('/api/admin/projects/{projectId}/features/{featureName}', {
+      params: { path: { projectId, featureName } },
+    });
+    expect(response.status).toBe(200);
+    const found = data!.environments.find((e) => e.name === environment);
+    expect(found, `${featureName} has no environment ${environment}`).toBeDefined();
+    return found!;
+  }
+
+  return { newProject, createFlag, newFlag, flagEnvironment };
+}
