@@ -1,17 +1,12 @@
 import { eq } from 'drizzle-orm';
-import type { components } from 'flag-service/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../db/schema.js';
 import { call, expectError, startTestApp, type RawResponse, type TestApp } from './support/app.js';
 import { eventReader, uniqueNames } from './support/events.js';
-import { as, USER_PASSWORD, type TestUser } from './support/users.js';
-
-type User = components['schemas']['User'];
-type PersonalAccessToken = components['schemas']['PersonalAccessToken'];
-type PersonalAccessTokenWithSecret = components['schemas']['PersonalAccessTokenWithSecret'];
+import { recordedSessions, sessionCookieOf, withPat, type Account } from './support/sessions.js';
+import { as, USER_PASSWORD } from './support/users.js';
 
 const WRONG_PASSWORD = 'Wrong-Badger-1717';
-const FAR_FUTURE = new Date(Date.UTC(2099, 0, 1)).toISOString();
 
 let app: TestApp;
 /** A second app whose login allows 3 attempts a minute; started by the rate-limit tests. */
@@ -23,98 +18,8 @@ beforeAll(async () => {
 
 const unique = uniqueNames();
 const { latestEventId, eventsSince } = eventReader(() => app);
-
-interface Answer {
-  request: string;
-  text: string;
-}
-
-/** Every answer this file received, and the secrets handed out in them, to show that none leaks. */
-const answers: Answer[] = [];
-const sessionSecrets = new Set<string>();
-/** Each personal access token secret, with the one answer allowed to show it: the one that created it. */
-const patSecrets = new Map<string, Answer>();
-
-interface SessionCookie {
-  value: string;
-  /** Attribute names lower-cased, values as sent (`true` for flags such as HttpOnly). */
-  attributes: Record<string, string | true>;
-}
-
-function sessionCookieOf(response: RawResponse): SessionCookie | undefined {
-  const header = [response.headers['set-cookie'] ?? []].flat().find((cookie) => cookie.startsWith('flag-session='));
-  if (!header) return undefined;
-  const [pair, ...rest] = header.split(';').map((part) => part.trim());
-  const attributes: SessionCookie['attributes'] = {};
-  for (const attribute of rest) {
-    const at = attribute.indexOf('=');
-    if (at < 0) attributes[attribute.toLowerCase()] = true;
-    else attributes[attribute.slice(0, at).toLowerCase()] = attribute.slice(at + 1);
-  }
-  return { value: pair!.slice('flag-session='.length), attributes };
-}
-
-async function send(target: TestApp, method: string, path: string, options: Parameters<typeof call>[3] = {}): Promise<RawResponse> {
-  const response = await call(target, method, path, options);
-  const answer = { request: `${method} ${path}`, text: response.text };
-  answers.push(answer);
-  const cookie = sessionCookieOf(response);
-  if (cookie?.value) sessionSecrets.add(cookie.value);
-  if (method === 'POST' && path === '/api/admin/user/tokens' && response.status === 201) patSecrets.set(response.json.secret, answer);
-  return response;
-}
-
-const login = (username: string, password = USER_PASSWORD, target = app) =>
-  send(target, 'POST', '/auth/simple/login', { token: null, body: { username, password } });
-
-/** Logs in and answers the session as a `cookie` header value. */
-async function sessionOf(username: string, target = app): Promise<string> {
-  const response = await login(username, USER_PASSWORD, target);
-  expect(response.status, response.text).toBe(200);
-  return `flag-session=${sessionCookieOf(response)!.value}`;
-}
-
-interface Account extends TestUser {
-  username: string;
-  name: string;
-}
-
-/** Creates a user with a name, an email and a username (by admin token) and logs them in by email. */
-async function newUser(rootRole: string, target = app, fields: { password?: string | null } = {}): Promise<Account> {
-  const username = unique('person');
-  const email = `${username}@example.com`;
-  const name = `Person ${username}`;
-  const password = fields.password === undefined ? USER_PASSWORD : fields.password;
-  const created = await send(target, 'POST', '/api/admin/user-admin', {
-    body: { name, email, username, rootRole, ...(password !== null && { password }) },
-  });
-  expect(created.status, created.text).toBe(201);
-  const cookie = password === null ? '' : await sessionOf(email, target);
-  return { id: created.json.id, email, username, name, cookie };
-}
-
-async function userById(id: number, target = app): Promise<User> {
-  const response = await send(target, 'GET', `/api/admin/user-admin/${id}`);
-  expect(response.status, response.text).toBe(200);
-  return response.json;
-}
-
-async function createPat(user: TestUser, description = unique('pat')): Promise<PersonalAccessTokenWithSecret> {
-  const response = await send(app, 'POST', '/api/admin/user/tokens', { ...as(user), body: { description, expiresAt: FAR_FUTURE } });
-  expect(response.status, response.text).toBe(201);
-  return response.json;
-}
-
-async function patsOf(user: TestUser): Promise<PersonalAccessToken[]> {
-  const response = await send(app, 'GET', '/api/admin/user/tokens', as(user));
-  expect(response.status, response.text).toBe(200);
-  return response.json.pats;
-}
-
-const withPat = (secret: string) => ({ token: secret });
-const createFlag = (options: Parameters<typeof call>[3]) =>
-  send(app, 'POST', '/api/admin/projects/default/features', { ...options, body: { name: unique('flag') } });
-const listProjects = (options: Parameters<typeof call>[3], target = app) => send(target, 'GET', '/api/admin/projects', options);
+const { send, login, sessionOf, newUser, userById, createPat, patsOf, createFlag, listProjects, expectNoSecretShown, sessionSecrets, patSecrets } =
+  recordedSessions(() => app, unique);
 
 describe('logging in', () => {
   it('answers 200 with the user, without any password field, and a session cookie that is HttpOnly, SameSite=Lax, for the whole site, with an expiry', async () => {
@@ -365,170 +270,6 @@ describe("a change of the user's root role", () => {
   });
 });
 
-describe('personal access tokens', () => {
-  it('creates a token: 201 with its secret, and records pat-created by the user', async () => {
-    const user = await newUser('Viewer');
-    const since = await latestEventId();
-    const expiresAt = new Date(Date.UTC(2098, 4, 6, 7, 8, 9)).toISOString();
-    const response = await send(app, 'POST', '/api/admin/user/tokens', { ...as(user), body: { description: 'ci pipeline', expiresAt } });
-    expect(response.status, response.text).toBe(201);
-    expect(response.json).toEqual({
-      id: expect.any(Number),
-      description: 'ci pipeline',
-      expiresAt,
-      createdAt: expect.any(String),
-      seenAt: null,
-      secret: expect.stringMatching(/^user:[0-9a-f]{56}$/),
-    });
-
-    const events = await eventsSince(since);
-    expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({
-      type: 'pat-created',
-      data: { id: response.json.id, description: 'ci pipeline', expiresAt, userId: user.id },
-      createdBy: user.email,
-      createdByUserId: user.id,
-    });
-    expect(JSON.stringify(events[0])).not.toContain(response.json.secret);
-  });
-
-  it("lists only the caller's tokens, oldest first, without their secrets", async () => {
-    const user = await newUser('Viewer');
-    const other = await newUser('Viewer');
-    const first = await createPat(user, 'first');
-    const second = await createPat(user, 'second');
-    await createPat(other, 'not yours');
-    const response = await send(app, 'GET', '/api/admin/user/tokens', as(user));
-    expect(response.status, response.text).toBe(200);
-    const { secret: _a, ...firstListed } = first;
-    const { secret: _b, ...secondListed } = second;
-    expect(response.json).toEqual({ pats: [firstListed, secondListed] });
-    expect(response.text).not.toContain(first.secret);
-    expect(response.text).not.toContain(second.secret);
-  });
-
-  it('acts as its user, with or without "Bearer": the events it causes name the user, and it shows when it was last seen', async () => {
-    const user = await newUser('Editor');
-    const pat = await createPat(user);
-    const me = await send(app, 'GET', '/api/admin/user', withPat(pat.secret));
-    expect(me.status, me.text).toBe(200);
-    expect(me.json.user).toMatchObject({ id: user.id, email: user.email });
-
-    const since = await latestEventId();
-    for (const token of [pat.secret, `Bearer ${pat.secret}`]) {
-      const created = await createFlag(withPat(token));
-      expect(created.status, created.text).toBe(201);
-    }
-    const events = await eventsSince(since);
-    expect(events.map((e) => [e.type, e.createdBy, e.createdByUserId])).toEqual([
-      ['feature-created', user.email, user.id],
-      ['feature-created', user.email, user.id],
-    ]);
-    const [listed] = await patsOf(user);
-    expect(listed?.seenAt).toEqual(expect.any(String));
-  });
-
-  it('deletes a token: 200, pat-deleted by the user, then the token gets 401', async () => {
-    const user = await newUser('Editor');
-    const pat = await createPat(user, 'short-lived');
-    const kept = await createPat(user, 'kept');
-    const since = await latestEventId();
-    const response = await send(app, 'DELETE', `/api/admin/user/tokens/${pat.id}`, as(user));
-    expect(response.status, response.text).toBe(200);
-
-    const events = await eventsSince(since);
-    expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({
-      type: 'pat-deleted',
-      preData: { id: pat.id, description: 'short-lived', userId: user.id },
-      createdBy: user.email,
-      createdByUserId: user.id,
-    });
-    expect((await patsOf(user)).map((p) => p.id)).toEqual([kept.id]);
-    expectError(await listProjects(withPat(pat.secret)), 401, 'AuthenticationRequired');
-    expectError(await createFlag(withPat(pat.secret)), 401, 'AuthenticationRequired');
-    expect((await listProjects(withPat(kept.secret))).status).toBe(200);
-  });
-
-  it("answers 404 for an unknown id and for another user's token, which keeps working", async () => {
-    const user = await newUser('Viewer');
-    const other = await newUser('Viewer');
-    const theirs = await createPat(other);
-    const since = await latestEventId();
-    expectError(await send(app, 'DELETE', '/api/admin/user/tokens/2147483647', as(user)), 404, 'NotFoundError');
-    expectError(await send(app, 'DELETE', `/api/admin/user/tokens/${theirs.id}`, as(user)), 404, 'NotFoundError');
-    expectError(await send(app, 'DELETE', `/api/admin/user/tokens/${theirs.id}`, withPat((await createPat(user)).secret)), 404, 'NotFoundError');
-    expect((await eventsSince(since)).map((e) => e.type)).toEqual(['pat-created']);
-    expect((await patsOf(other)).map((p) => p.id)).toEqual([theirs.id]);
-    expect((await listProjects(withPat(theirs.secret))).status).toBe(200);
-  });
-
-  it('refuses an expiry in the past with 400 and creates nothing', async () => {
-    const user = await newUser('Viewer');
-    const since = await latestEventId();
-    for (const expiresAt of [new Date(Date.now() - 60_000).toISOString(), '2000-01-01T00:00:00.000Z']) {
-      const response = await send(app, 'POST', '/api/admin/user/tokens', { ...as(user), body: { description: 'too late', expiresAt } });
-      expect(expectError(response, 400, 'ValidationError').message).toMatch(/expiresAt/);
-    }
-    expect(await eventsSince(since)).toEqual([]);
-    expect(await patsOf(user)).toEqual([]);
-  });
-
-  it.each<[string, unknown]>([
-    ['a missing description', { expiresAt: FAR_FUTURE }],
-    ['a missing expiry', { description: 'no expiry' }],
-    ['an expiry that is not a date-time', { description: 'bad date', expiresAt: 'next tuesday' }],
-    ['an unknown field', { description: 'extra', expiresAt: FAR_FUTURE, userId: 1 }],
-  ])('answers 400 for a body with %s', async (_case, body) => {
-    const user = await newUser('Viewer');
-    expectError(await send(app, 'POST', '/api/admin/user/tokens', { ...as(user), body: body as object }), 400, 'ValidationError');
-    expect(await patsOf(user)).toEqual([]);
-  });
-
-  it('answers 401 to a token whose expiry has passed (set in the database)', async () => {
-    const user = await newUser('Viewer');
-    const pat = await createPat(user);
-    expect((await listProjects(withPat(pat.secret))).status).toBe(200);
-    await app.db.update(t.personalAccessTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(t.personalAccessTokens.id, pat.id));
-    expectError(await listProjects(withPat(pat.secret)), 401, 'AuthenticationRequired');
-  });
-
-  it('answers 401 to a token with the user: prefix that was never issued', async () => {
-    expectError(await listProjects(withPat(`user:${'0'.repeat(56)}`)), 401, 'AuthenticationRequired');
-  });
-
-  describe('are for users only', () => {
-    it('answers 400 ValidationError to an admin API token, which is no user, and records nothing', async () => {
-      const owner = await newUser('Viewer');
-      const pat = await createPat(owner);
-      const since = await latestEventId();
-      for (const response of [
-        await send(app, 'GET', '/api/admin/user/tokens'),
-        await send(app, 'POST', '/api/admin/user/tokens', { body: { description: 'robot', expiresAt: FAR_FUTURE } }),
-        await send(app, 'DELETE', `/api/admin/user/tokens/${pat.id}`),
-      ]) {
-        expect(expectError(response, 400, 'ValidationError').message).toMatch(/users/);
-      }
-      expect(await eventsSince(since)).toEqual([]);
-      expect((await patsOf(owner)).map((p) => p.id)).toEqual([pat.id]);
-    });
-
-    it('answers 403 NoAccessError to a client token', async () => {
-      const created = await send(app, 'POST', '/api/admin/api-tokens', { body: { tokenName: unique('sdk'), type: 'client' } });
-      expect(created.status, created.text).toBe(201);
-      const client = created.json.secret as string;
-      expectError(await send(app, 'GET', '/api/admin/user/tokens', { token: client }), 403, 'NoAccessError');
-      expectError(await send(app, 'POST', '/api/admin/user/tokens', { token: client, body: { description: 'sdk', expiresAt: FAR_FUTURE } }), 403, 'NoAccessError');
-    });
-
-    it('answers 401 without a credential', async () => {
-      expectError(await send(app, 'GET', '/api/admin/user/tokens', { token: null }), 401, 'AuthenticationRequired');
-      expectError(await send(app, 'POST', '/api/admin/user/tokens', { token: null, body: { description: 'x', expiresAt: FAR_FUTURE } }), 401, 'AuthenticationRequired');
-      expectError(await send(app, 'DELETE', '/api/admin/user/tokens/1', { token: null }), 401, 'AuthenticationRequired');
-    });
-  });
-});
-
 describe('events name the real caller as their creator', () => {
   it("a flag created in a session records the user's email and id", async () => {
     const user = await newUser('Editor');
@@ -578,16 +319,7 @@ describe('secrets', () => {
     expect(patSecrets.has(pat.secret)).toBe(true);
     const logs = [...app.logs, ...(limited?.logs ?? [])];
     expect(logs.some((line) => line.includes('/auth/simple/login'))).toBe(true);
-    const texts: [string, string, Answer | undefined][] = [
-      ...answers.map((answer): [string, string, Answer] => [answer.request, answer.text, answer]),
-      ...logs.map((line): [string, string, undefined] => ['log line', line, undefined]),
-    ];
-    for (const [where, text, answer] of texts) {
-      for (const password of [USER_PASSWORD, WRONG_PASSWORD]) expect(text, where).not.toContain(password);
-      expect(text, where).not.toContain('scrypt$');
-      for (const secret of sessionSecrets) expect(text, where).not.toContain(secret);
-      for (const [secret, createdIn] of patSecrets) if (answer !== createdIn) expect(text, where).not.toContain(secret);
-    }
+    expectNoSecretShown(logs, [USER_PASSWORD, WRONG_PASSWORD]);
     expect(patSecrets.get(pat.secret)!.text).toContain(pat.secret);
   });
 });

@@ -1,0 +1,156 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { components } from 'flag-service/client';
+import { eventReader, uniqueNames } from './support/events.js';
+import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { fixtures } from './support/fixtures.js';
+
+type Variant = components['schemas']['Variant'];
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+  const project = await app.admin.POST('/api/admin/projects', {
+    body: { id: 'devonly', name: 'Development only', environments: ['development'] },
+  });
+  expect(project.response.status).toBe(201);
+});
+
+const unique = uniqueNames();
+const { newFlag, flagEnvironment } = fixtures(() => app, unique);
+
+const envPath = (featureName: string, environment = 'development', projectId = 'default') => ({ projectId, featureName, environment });
+
+const { latestEventId, eventsSince } = eventReader(() => app);
+
+describe('environment variants', () => {
+  const variantsPath = (featureName: string, environment = 'development', projectId = 'default') =>
+    `/api/admin/projects/${projectId}/features/${featureName}/environments/${environment}/variants`;
+
+  async function getVariants(featureName: string, environment = 'development') {
+    const { data, response } = await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
+      params: { path: envPath(featureName, environment) },
+    });
+    expect(response.status).toBe(200);
+    return data!;
+  }
+
+  async function putVariants(featureName: string, body: Variant[], environment = 'development') {
+    const result = await app.admin.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
+      params: { path: envPath(featureName, environment) },
+      body,
+    });
+    expect(result.response.status).toBe(200);
+    return result.data!;
+  }
+
+  it('starts with no variants', async () => {
+    const name = await newFlag('ev-empty');
+    expect(await getVariants(name)).toEqual({ version: 1, variants: [] });
+  });
+
+  it('replaces the variants with PUT, normalising weights, and records the change', async () => {
+    const name = await newFlag('ev-put');
+    const before = await latestEventId();
+    const body = await putVariants(name, [
+      { name: 'control', weightType: 'fix', weight: 200, stickiness: 'userId', payload: { type: 'json', value: '{"colour":"red"}' } },
+      { name: 'alpha', payload: { type: 'csv', value: 'x,y' }, overrides: [{ contextName: 'userId', values: ['u1', 'u2'] }] },
+      { name: 'beta', weightType: 'variable', payload: { type: 'string', value: 'hello' } },
+    ]);
+    expect(body.version).toBe(1);
+    expect(body.variants).toEqual([
+      { name: 'control', weight: 200, weightType: 'fix', stickiness: 'userId', payload: { type: 'json', value: '{"colour":"red"}' } },
+      { name: 'alpha', weight: 400, weightType: 'variable', stickiness: 'default', payload: { type: 'csv', value: 'x,y' }, overrides: [{ contextName: 'userId', values: ['u1', 'u2'] }] },
+      { name: 'beta', weight: 400, weightType: 'variable', stickiness: 'default', payload: { type: 'string', value: 'hello' } },
+    ]);
+    expect(await getVariants(name)).toEqual(body);
+    expect((await flagEnvironment(name)).variants).toEqual(body.variants);
+    expect(await getVariants(name, 'production')).toEqual({ version: 1, variants: [] });
+
+    const events = await eventsSince(before);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      type: 'feature-environment-variants-updated',
+      featureName: name,
+      project: 'default',
+      environment: 'development',
+      data: { variants: body.variants },
+      preData: { variants: [] },
+    });
+  });
+
+  it('accepts a number payload and gives three variable variants 334, 333, 333', async () => {
+    const name = await newFlag('ev-three');
+    const body = await putVariants(name, [{ name: 'a', payload: { type: 'number', value: '12.5' } }, { name: 'b' }, { name: 'c' }]);
+    expect(body.variants.map((v) => v.weight)).toEqual([334, 333, 333]);
+    expect(body.variants[0]!.payload).toEqual({ type: 'number', value: '12.5' });
+  });
+
+  it('changes the variants with a JSON patch, re-normalising weights, with data and preData', async () => {
+    const name = await newFlag('ev-patch');
+    const first = await putVariants(name, [{ name: 'a' }, { name: 'b' }]);
+    expect(first.variants.map((v) => v.weight)).toEqual([500, 500]);
+    const before = await latestEventId();
+    const result = await app.admin.PATCH('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
+      params: { path: envPath(name) },
+      body: [{ op: 'add', path: '/-', value: { name: 'c', weightType: 'fix', weight: 100 } }],
+    });
+    expect(result.response.status).toBe(200);
+    expect(result.data!.version).toBe(1);
+    expect(result.data!.variants.map((v) => [v.name, v.weight, v.weightType])).toEqual([
+      ['a', 450, 'variable'],
+      ['b', 450, 'variable'],
+      ['c', 100, 'fix'],
+    ]);
+    expect(await getVariants(name)).toEqual(result.data);
+    const events = await eventsSince(before);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      type: 'feature-environment-variants-updated',
+      featureName: name,
+      project: 'default',
+      environment: 'development',
+      data: { variants: result.data!.variants },
+      preData: { variants: first.variants },
+    });
+  });
+
+  it.each([
+    ['a json payload that does not parse', [{ name: 'j', payload: { type: 'json', value: 'not json' } }], 'payload'],
+    ['a number payload that is not a number', [{ name: 'n', payload: { type: 'number', value: 'many' } }], 'payload'],
+    ['duplicate variant names', [{ name: 'same' }, { name: 'same', weightType: 'variable' }], 'same'],
+    ['fixed weights above 1000', [{ name: 'x', weightType: 'fix', weight: 1000 }, { name: 'y', weightType: 'fix', weight: 1 }], '1001'],
+    ['an unknown payload type', [{ name: 'p', payload: { type: 'xml', value: '<a/>' } }], 'type'],
+    ['a weight above 1000', [{ name: 'w', weightType: 'fix', weight: 1001 }], 'weight'],
+  ])('refuses %s with 400, keeping the variants', async (_case, variants, mention) => {
+    const name = await newFlag('ev-bad');
+    const existing = await putVariants(name, [{ name: 'kept' }]);
+    const before = await latestEventId();
+    const error = expectError(await call(app, 'PUT', variantsPath(name), { body: variants }), 400, 'ValidationError');
+    expect(error.message).toContain(mention);
+    expect(await getVariants(name)).toEqual(existing);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it('refuses a patch that does not apply or breaks the schema, keeping the variants', async () => {
+    const name = await newFlag('ev-patch-bad');
+    const existing = await putVariants(name, [{ name: 'kept' }]);
+    const before = await latestEventId();
+    expectError(await call(app, 'PATCH', variantsPath(name), { body: [{ op: 'remove', path: '/5' }] }), 400, 'ValidationError');
+    expectError(await call(app, 'PATCH', variantsPath(name), { body: [{ op: 'add', path: '/-', value: { name: 'kept' } }] }), 400, 'ValidationError');
+    expectError(await call(app, 'PATCH', variantsPath(name), { body: [{ op: 'add', path: '/0/colour', value: 'red' }] }), 400, 'ValidationError');
+    expect(await getVariants(name)).toEqual(existing);
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it('answers 404 for an unknown flag, environment, or an environment not on the project', async () => {
+    const name = await newFlag('ev-missing');
+    const narrow = await newFlag('ev-narrow', 'devonly');
+    const before = await latestEventId();
+    for (const path of [variantsPath('ghost-flag'), variantsPath(name, 'moon'), variantsPath(narrow, 'production', 'devonly'), variantsPath(name, 'development', 'nowhere')]) {
+      expectError(await call(app, 'GET', path), 404, 'NotFoundError');
+      expectError(await call(app, 'PUT', path, { body: [{ name: 'a' }] }), 404, 'NotFoundError');
+      expectError(await call(app, 'PATCH', path, { body: [{ op: 'add', path: '/-', value: { name: 'a' } }] }), 404, 'NotFoundError');
+    }
+    expect(await eventsSince(before)).toEqual([]);
+  });
+});
