@@ -33,6 +33,9 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T 
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** The address the service says it listens at (it binds port 0: the system picks a free port). */
+const listeningAt = (service: Started) => waitFor('the listening address', () => /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(service.output())?.[1]);
+
 const children: Started[] = [];
 afterAll(async () => {
   for (const child of children) if (child.process.exitCode === null) child.process.kill('SIGKILL');
@@ -41,12 +44,11 @@ afterAll(async () => {
 describe('npm start', () => {
   it('serves /health, prints an admin token once that lists simple, and stops cleanly on SIGTERM', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'flag-start-'));
-    const port = 4400 + Math.floor(Math.random() * 500);
     const database: Record<string, string> = databaseKind === 'postgres' ? { DATABASE_URL: await filePostgresDatabase() } : { DATA_DIR: dataDir };
-    const service = startService({ PORT: String(port), ...database });
+    const service = startService({ PORT: '0', ...database });
     children.push(service);
-    const base = `http://127.0.0.1:${port}`;
     try {
+      const base = await listeningAt(service);
       await waitFor('health', async () => ((await fetch(`${base}/health`).catch(() => undefined))?.ok ? true : undefined));
       const token = /\*:\*\.[0-9a-f]{56}/.exec(service.output())?.[0];
       expect(token).toBeDefined();
@@ -57,7 +59,7 @@ describe('npm start', () => {
       expect(body.tagTypes.map((t) => t.name)).toContain('simple');
 
       if (databaseKind === 'pglite') {
-        const second = startService({ PORT: String(port + 1), DATA_DIR: dataDir });
+        const second = startService({ PORT: '0', DATA_DIR: dataDir });
         children.push(second);
         expect(await second.exited).not.toBe(0);
         expect(second.output()).toContain(`is in use by process ${service.process.pid}`);
@@ -72,13 +74,12 @@ describe('npm start', () => {
 
   it('does not print a new token when an admin token exists', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'flag-start-'));
-    const port = 4900 + Math.floor(Math.random() * 90);
     const database: Record<string, string> = databaseKind === 'postgres' ? { DATABASE_URL: await filePostgresDatabase() } : { DATA_DIR: dataDir };
     const configured = `*:*.configured${'a'.repeat(20)}`;
-    const service = startService({ PORT: String(port), INIT_ADMIN_API_TOKENS: configured, ...database });
+    const service = startService({ PORT: '0', INIT_ADMIN_API_TOKENS: configured, ...database });
     children.push(service);
     try {
-      const base = `http://127.0.0.1:${port}`;
+      const base = await listeningAt(service);
       await waitFor('health', async () => ((await fetch(`${base}/health`).catch(() => undefined))?.ok ? true : undefined));
       expect(service.output()).not.toMatch(/\*:\*\.[0-9a-f]{56}/);
       expect(service.output()).not.toContain(configured);
