@@ -1994,16 +1994,16 @@ export interface components {
         Feature: {
             /**
              * Format: date-time
-             * @description When an SDK last reported evaluating the flag
+             * @description When an SDK last reported evaluating the flag; absent when none has
              */
-            lastSeenAt: string | null;
+            lastSeenAt?: string;
             /** @description Unique across every project, the archive included */
             name: string;
             project: string;
             /** @description One of the flag types; `release` unless set */
             type: string;
-            /** @description Null when none was given */
-            description: string | null;
+            /** @description Absent when none was given */
+            description?: string;
             /** @description Set by people; search also reports flags older than their type's lifetime as potentially stale */
             stale: boolean;
             /** @description Whether SDKs emit impression events when they evaluate the flag */
@@ -2011,9 +2011,9 @@ export interface components {
             archived: boolean;
             /**
              * Format: date-time
-             * @description When the flag was archived; null while it is active
+             * @description When the flag was archived; absent while it is active
              */
-            archivedAt: string | null;
+            archivedAt?: string;
             /** Format: date-time */
             createdAt: string;
             /** @description One entry per environment enabled in the flag's project, in the environments' sort order */

@@ -6,6 +6,7 @@ import { prepared } from '../db/prepared.js';
 import * as t from '../db/schema.js';
 import { strategyOrder } from '../db/strategy-order.js';
 import { notFound } from '../server/errors.js';
+import { present } from './present.js';
 
 export type FeatureRow = typeof t.features.$inferSelect;
 type StrategyRow = typeof t.featureStrategies.$inferSelect;
@@ -23,7 +24,7 @@ export function describeStrategy(row: StrategyRow, segmentIds: number[]) {
   return {
     id: row.id,
     name: row.strategyName,
-    ...(row.title !== null && { title: row.title }),
+    ...present('title', row.title),
     featureName: row.featureName,
     environment: row.environment,
     disabled: row.disabled,
@@ -95,13 +96,13 @@ export async function describeFeatures(db: Db, rows: FeatureRow[]) {
     name: row.name,
     project: row.project,
     type: row.type,
-    description: row.description,
+    ...present('description', row.description),
     stale: row.stale,
     impressionData: row.impressionData,
     archived: row.archivedAt !== null,
-    archivedAt: row.archivedAt?.toISOString() ?? null,
+    ...present('archivedAt', row.archivedAt?.toISOString()),
     createdAt: row.createdAt.toISOString(),
-    lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
+    ...present('lastSeenAt', row.lastSeenAt?.toISOString()),
     environments: environments
       .map((env) => {
         const state = featureEnvs.find((fe) => fe.featureName === row.name && fe.environment === env.name);

@@ -3,4 +3,4 @@
  * leaves out a field that has no value rather than sending null, where the interface types it as plain.
  */
 export const present = <K extends string, V>(key: K, value: V | null | undefined) =>
-  value === null || value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+  (value === null || value === undefined ? {} : { [key]: value }) as Partial<Record<K, V>>;

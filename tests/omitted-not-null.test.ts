@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueNames } from './support/events.js';
 import { call, startTestApp, type TestApp } from './support/app.js';
+import { as, userWithSession } from './support/users.js';
 import { allowsNull, fieldSchema, nullsIn, okSchemaOf } from './support/null-check.js';
 
 // Fields the interface (shared/contract/interface.md) types as a plain string, integer, object or date-time,
@@ -21,6 +22,11 @@ const plainInInterface = [
   'SearchedFeature.createdBy.imageUrl',
   // Search strategy: "`name`, `title`, `featureName` strings".
   'FeatureStrategy.title',
+  // Archived feature (the flag read's shape): "`name`, `type`, `description`, `project` strings", "`createdAt`, `archivedAt` date-times";
+  // lastSeenAt as in search.
+  'Feature.description',
+  'Feature.archivedAt',
+  'Feature.lastSeenAt',
   // Role: "description string", "project string". Permission: "environment string".
   'Role.description',
   'Role.project',
@@ -106,6 +112,18 @@ describe('feature search', () => {
     expect((await call(app, 'DELETE', `/api/admin/projects/${project}/features/${archived}`)).status).toBe(202);
     const inArchive = await call(app, 'GET', `/api/admin/search/features?project=IS:${project}&archived=IS:true`);
     expect(inArchive.json.features.find((f: { name: string }) => f.name === archived)).toMatchObject({ archivedAt: expect.any(String) });
+  });
+});
+
+describe('feature search: the creator', () => {
+  it('gives the image of the user who created the flag', async () => {
+    const creator = await userWithSession(app, 'Editor', 'creator');
+    const name = unique('by-user');
+    const created = await call(app, 'POST', '/api/admin/projects/default/features', { ...as(creator), body: { name } });
+    expect(created.status, created.text).toBe(201);
+    const user = await call(app, 'GET', `/api/admin/user-admin/${creator.id}`);
+    const search = await call(app, 'GET', `/api/admin/search/features?query=${name}`);
+    expect(search.json.features.find((f: { name: string }) => f.name === name).createdBy).toEqual({ id: creator.id, name: creator.email, imageUrl: user.json.imageUrl });
   });
 });
 
