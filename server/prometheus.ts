@@ -1,8 +1,9 @@
 // What the service exposes to Prometheus at /internal-backstage/prometheus, on its own registry per app.
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from '../db/connect.js';
+import { RequestHistogram } from './request-histogram.js';
 
 export const PROMETHEUS_PATH = '/internal-backstage/prometheus';
 
@@ -22,7 +23,7 @@ type Totals = { flags: number; projects: number; environments: number; users: nu
  */
 export class ServiceMetrics {
   readonly registry = new Registry();
-  private readonly duration: Histogram<'path' | 'method' | 'status' | 'appName'>;
+  private readonly duration: RequestHistogram;
   private readonly clientRequests: Counter;
   private readonly clientNotModified: Counter;
   private readonly flushFailures: Counter;
@@ -32,13 +33,12 @@ export class ServiceMetrics {
 
   constructor(private readonly db: Db) {
     collectDefaultMetrics({ register: this.registry });
-    this.duration = new Histogram({
-      name: 'http_request_duration_milliseconds',
-      help: 'Time to answer a request, by route pattern, method, status and, on the client API, the SDK application name.',
-      labelNames: ['path', 'method', 'status', 'appName'],
-      buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000],
-      registers: [this.registry],
-    });
+    this.duration = new RequestHistogram(
+      'http_request_duration_milliseconds',
+      'Time to answer a request, by route pattern, method, status and, on the client API, the SDK application name.',
+      [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000],
+      this.registry,
+    );
     this.clientRequests = new Counter({ name: 'client_api_requests_total', help: 'Requests to GET /api/client/features.', registers: [this.registry] });
     this.clientNotModified = new Counter({
       name: 'client_api_not_modified_total',
@@ -68,14 +68,15 @@ export class ServiceMetrics {
 
   /** One request's duration; `appName` only on the client API (the caller decides). */
   observe(path: string | undefined, method: string, status: number, ms: number, appName = ''): void {
-    this.duration.observe({ path: path ?? UNMATCHED, method, status, appName }, ms);
+    const route = path ?? UNMATCHED;
+    this.duration.observe(`${route}\u0000${method}\u0000${status}\u0000${appName}`, () => ({ path: route, method, status, appName }), ms);
   }
 
   /** A request to GET /api/client/features, answered with `status`, that took `ms`. */
   observeClientFeatures(path: string, status: number, ms: number, appName: string): void {
     this.clientRequests.inc();
     if (status === 304) this.clientNotModified.inc();
-    this.duration.observe({ path, method: 'GET', status, appName }, ms);
+    this.duration.observe(`${path}\u0000GET\u0000${status}\u0000${appName}`, () => ({ path, method: 'GET', status, appName }), ms);
   }
 
   /** Counts a failed write of SDK reports (the metrics store calls it). */

@@ -99,6 +99,9 @@ describe('GET /internal-backstage/prometheus', () => {
     const count = 'http_request_duration_milliseconds_count';
     expect(value(after, count, { path: '/api/client/features', status: '304', appName: 'checkout-service' })).toBe(1);
     expect(value(after, count, { path: '/api/client/features', status: '200', appName: 'billing' })).toBe(1);
+    const bucket = 'http_request_duration_milliseconds_bucket';
+    expect(value(after, bucket, { path: '/api/client/features', status: '304', appName: 'checkout-service', le: '+Inf' })).toBe(1);
+    expect(value(after, bucket, { path: '/api/client/features', status: '304', appName: 'checkout-service', le: '5000' })).toBe(1);
   });
 
   it('counts a refused client API poll with its status', async () => {
