@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
@@ -57,9 +58,15 @@ async function openPglite(config: { dataDir?: string; snapshot?: Blob }): Promis
   const release = config.dataDir ? await lockDataDir(config.dataDir) : () => {};
   try {
     const options = pgliteOptions(PGlite);
-    const client = config.snapshot
-      ? new PGlite({ ...options, loadDataDir: config.snapshot })
-      : new PGlite(config.dataDir ? path.resolve(config.dataDir) : undefined, options);
+    const dataDir = config.dataDir ? path.resolve(config.dataDir) : undefined;
+    if (dataDir && !existsSync(path.join(dataDir, 'PG_VERSION'))) {
+      // A new database: the PGlite that creates it keeps initdb's WebAssembly memory (~400 MB) for as long as it
+      // lives, so it only creates the database, and a fresh instance serves it.
+      const creator = new PGlite(dataDir, options);
+      await creator.waitReady;
+      await creator.close();
+    }
+    const client = config.snapshot ? new PGlite({ ...options, loadDataDir: config.snapshot }) : new PGlite(dataDir, options);
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder });
     await applyDefaults(db);
