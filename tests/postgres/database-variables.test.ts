@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type BuiltApp } from '../../server/app.js';
@@ -46,8 +45,9 @@ describe('a start through DATABASE_HOST, DATABASE_PORT, DATABASE_NAME, DATABASE_
     expect(response.status).toBe(200);
     const body = (await response.json()) as { tagTypes: { name: string }[] };
     expect(body.tagTypes.map((t) => t.name)).toContain('simple');
-    const rows = (await built.db.execute(sql`select current_user as "user", current_database() as "database"`)) as unknown as { user: string; database: string }[];
-    const row = rows[0];
-    expect(row).toEqual({ user: role, database: new URL(await filePostgresDatabase()).pathname.slice(1) });
+    // The service's pool is connected to that database as that user.
+    const database = new URL(await filePostgresDatabase()).pathname.slice(1);
+    const [row] = await server<{ connections: number }[]>`select count(*)::int as connections from pg_stat_activity where usename = ${role} and datname = ${database}`;
+    expect(row!.connections).toBeGreaterThan(0);
   });
 });
