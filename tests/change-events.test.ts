@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestApp, type RawResponse, type TestApp } from './support/app.js';
+import { eventReader } from './support/events.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -10,14 +11,7 @@ const P = 'events-project';
 const flagPath = (flag: string) => `/api/admin/projects/${P}/features/${flag}`;
 const envPath = (flag: string, env = 'development') => `${flagPath(flag)}/environments/${env}`;
 
-async function newestEvents(count: number) {
-  const response = await call(app, 'GET', '/api/admin/events');
-  return response.json.events.slice(0, count) as { id: number; type: string; featureName: string | null; project: string | null; environment: string | null }[];
-}
-
-async function newestId(): Promise<number> {
-  return (await newestEvents(1))[0]?.id ?? 0;
-}
+const { latestEventId, eventsSince } = eventReader(() => app);
 
 function ok(response: RawResponse) {
   if (response.status >= 300) throw new Error(`${response.status} ${response.text}`);
@@ -104,9 +98,9 @@ const changes: [string, () => Promise<unknown>, { type: string; featureName?: st
 
 describe('every change writes its events', () => {
   it.each(changes.map(([name, run, expected], i) => [name, i, run, expected] as const))('%s', async (_name, _i, run, expected) => {
-    const before = await newestId();
+    const before = await latestEventId();
     await run();
-    const written = (await newestEvents(expected.length + 1)).filter((e) => e.id > before).reverse();
+    const written = await eventsSince(before);
     expect(written).toHaveLength(expected.length);
     written.forEach((event, i) => {
       const want = expected[i]!;
@@ -120,12 +114,12 @@ describe('every change writes its events', () => {
 
 describe('a change rejected halfway writes neither rows nor events', () => {
   it('creating a flag whose second tag has an unknown type leaves no flag, no tag and no event', async () => {
-    const before = await newestId();
+    const before = await latestEventId();
     const response = await call(app, 'POST', '/api/admin/projects/default/features', {
       body: { name: 'halfway.flag', tags: [{ type: 'simple', value: 'halfway-tag' }, { type: 'no-such-type', value: 'x1' }] },
     });
     expect(response.status).toBe(400);
-    expect(await newestId()).toBe(before);
+    expect(await latestEventId()).toBe(before);
     expect((await call(app, 'GET', '/api/admin/projects/default/features/halfway.flag')).status).toBe(404);
     expect((await call(app, 'GET', '/api/admin/tags/simple/halfway-tag')).status).toBe(404);
   });
@@ -135,20 +129,20 @@ describe('a change rejected halfway writes neither rows nor events', () => {
       ok(await call(app, 'POST', '/api/admin/projects/default/features', { body: { name } }));
     }
     ok(await call(app, 'DELETE', '/api/admin/projects/default/features/halfway.a'));
-    const before = await newestId();
+    const before = await latestEventId();
     const response = await call(app, 'POST', '/api/admin/projects/default/delete', { body: { features: ['halfway.a', 'halfway.b'] } });
     expect(response.status).toBe(409);
-    expect(await newestId()).toBe(before);
+    expect(await latestEventId()).toBe(before);
     const revived = await call(app, 'POST', '/api/admin/archive/revive/halfway.a');
     expect(revived.status).toBe(200);
   });
 
   it('archiving in bulk with one unknown flag archives nothing', async () => {
     ok(await call(app, 'POST', '/api/admin/projects/default/features', { body: { name: 'halfway.c' } }));
-    const before = await newestId();
+    const before = await latestEventId();
     const response = await call(app, 'POST', '/api/admin/projects/default/archive', { body: { features: ['halfway.c', 'halfway.missing'] } });
     expect(response.status).toBe(404);
-    expect(await newestId()).toBe(before);
+    expect(await latestEventId()).toBe(before);
     expect((await call(app, 'GET', '/api/admin/projects/default/features/halfway.c')).status).toBe(200);
   });
 });

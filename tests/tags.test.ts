@@ -1,13 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../db/schema.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { eventReader } from './support/events.js';
 
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
-
-type Event = { id: number; type: string; featureName: string | null; project: string | null; data: any; preData: any; tags: any };
 
 /** The number of events the service holds, as the event list reports it. */
 async function eventCount(): Promise<number> {
@@ -16,16 +15,7 @@ async function eventCount(): Promise<number> {
   return data!.totalEvents;
 }
 
-/** Events newer than `afterId`, oldest first. Only valid while fewer than 100 events were written since. */
-async function eventsSince(afterId: number): Promise<Event[]> {
-  const { data } = await app.admin.GET('/api/admin/events');
-  return (data!.events as Event[]).filter((e) => e.id > afterId).reverse();
-}
-
-async function newestEventId(): Promise<number> {
-  const { data } = await app.admin.GET('/api/admin/events');
-  return data!.events[0]?.id ?? 0;
-}
+const { latestEventId, eventsSince } = eventReader(() => app);
 
 async function createTag(type: string, value: string) {
   const result = await app.admin.POST('/api/admin/tags', { body: { type, value } });
@@ -50,7 +40,7 @@ const deleteTag = (type: string, value: string) => app.admin.DELETE('/api/admin/
 
 describe('creating a tag', () => {
   it('answers 201 with a location, the tag in a version-1 envelope, and writes one tag-created event', async () => {
-    const since = await newestEventId();
+    const since = await latestEventId();
     const { data, response } = await app.admin.POST('/api/admin/tags', { body: { type: 'simple', value: 'created-one' } });
     expect(response.status).toBe(201);
     expect(response.headers.get('location')).toBe('/api/admin/tags/simple/created-one');
@@ -243,7 +233,7 @@ describe('reading tags', () => {
 describe('deleting a tag', () => {
   it('deletes a tag with 200 and writes one tag-deleted event', async () => {
     await createTag('simple', 'delete-me');
-    const since = await newestEventId();
+    const since = await latestEventId();
     const { response } = await deleteTag('simple', 'delete-me');
     expect(response.status).toBe(200);
     expectError(await getTag('simple', 'delete-me'), 404, 'NotFoundError');
@@ -289,7 +279,7 @@ describe('deleting a tag', () => {
     await flagWithTags('untag-flag-a', [{ type: 'doomed-type', value: 'doomed' }, { type: 'simple', value: 'survivor' }]);
     await flagWithTags('untag-flag-b', [{ type: 'doomed-type', value: 'doomed' }]);
     await flagWithTags('untag-flag-untouched', [{ type: 'simple', value: 'survivor' }]);
-    const since = await newestEventId();
+    const since = await latestEventId();
 
     const { response } = await deleteTag('doomed-type', 'doomed');
     expect(response.status).toBe(200);
@@ -348,7 +338,7 @@ describe('deleting a tag type whose tag is on a flag', () => {
     ]));
 
     // The flag still carries the tag: deleting the tag now untags it.
-    const since = await newestEventId();
+    const since = await latestEventId();
     expect((await deleteTag('pinned-type', 'pinned')).response.status).toBe(200);
     const untagged = (await eventsSince(since)).filter((e) => e.type === 'feature-untagged');
     expect(untagged.map((e) => e.featureName)).toEqual(['pinned-flag']);
