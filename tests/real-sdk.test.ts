@@ -1,27 +1,19 @@
 import { InMemStorageProvider, Unleash, UnleashEvents } from 'unleash-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestApp, type TestApp } from './support/app.js';
+import { adminJson, until } from './support/fixtures.js';
 
 let app: TestApp;
 let sdk: Unleash;
 const seen = { unchanged: 0, changed: 0, registered: 0, sent: 0, warnings: [] as unknown[], errors: [] as unknown[] };
 
-async function admin(method: string, path: string, body?: object) {
-  const response = await call(app, method, path, body === undefined ? {} : { body });
-  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${response.text}`);
-  return response.json;
-}
+const admin = (method: string, path: string, body?: object) => adminJson(app, method, path, body);
 
 const flags = '/api/admin/projects/default/features';
 const dev = (flag: string) => `${flags}/${flag}/environments/development`;
 
-async function until(what: string, check: () => boolean, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** Waits until what the SDK reported makes `check` hold. */
+const waitFor = (what: string, check: () => boolean) => until(what, async () => check(), (held) => held, 10_000);
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -113,23 +105,24 @@ describe('the Unleash node SDK against the service', () => {
   });
 
   it('sees a change within a few seconds, using 304s in between', async () => {
-    await until('a 304 answer', () => seen.unchanged > 0);
+    await waitFor('a 304 answer', () => seen.unchanged > 0);
     expect(sdk.isEnabled('sdk.on')).toBe(true);
     await admin('POST', `${dev('sdk.on')}/off`);
-    await until('the change to reach the SDK', () => !sdk.isEnabled('sdk.on'));
+    await waitFor('the change to reach the SDK', () => !sdk.isEnabled('sdk.on'));
     await admin('POST', `${dev('sdk.on')}/on`);
-    await until('the second change to reach the SDK', () => sdk.isEnabled('sdk.on'));
+    await waitFor('the second change to reach the SDK', () => sdk.isEnabled('sdk.on'));
   });
 
   it('registers, sends metrics the service records, and never warns or fails', async () => {
     for (let i = 0; i < 5; i++) sdk.isEnabled('sdk.on');
-    await until('registration', () => seen.registered > 0);
-    await until('metrics sent', () => seen.sent > 0);
-    let usage: { yes: number }[] = [];
-    await until('the metrics to be recorded', () => {
-      void call(app, 'GET', '/api/admin/client-metrics/features/sdk.on/raw').then((r) => (usage = r.json.metrics));
-      return usage.some((m) => m.yes > 0);
-    });
+    await waitFor('registration', () => seen.registered > 0);
+    await waitFor('metrics sent', () => seen.sent > 0);
+    await until(
+      'the metrics to be recorded',
+      async () => (await call(app, 'GET', '/api/admin/client-metrics/features/sdk.on/raw')).json.metrics as { yes: number }[],
+      (usage) => usage.some((m) => m.yes > 0),
+      10_000,
+    );
     const application = await call(app, 'GET', '/api/admin/metrics/applications/real-sdk-test');
     expect(application.status).toBe(200);
     expect(application.json.instances).toEqual([expect.objectContaining({ instanceId: 'real-sdk-1', environment: 'development' })]);
