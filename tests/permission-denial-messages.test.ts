@@ -43,6 +43,12 @@ describe('the message of a 403', () => {
     expect(expectError(denied, 403, 'NoAccessError').message).toBe('This endpoint is for SDKs: use a client (backend) token.');
   });
 
+  it('lets a caller through who holds one of several permissions and not the others', async () => {
+    const editor = await userWithSession(app, 'Editor');
+    const listed = await call(app, 'GET', '/api/admin/api-tokens', as(editor));
+    expect(listed.status, listed.text).toBe(200);
+  });
+
   it('lets a signed-in user call an admin operation any caller may use, and a client token the client API', async () => {
     expect((await call(app, 'GET', '/api/admin/tag-types', as(viewer))).status).toBe(200);
     expect((await call(app, 'GET', '/api/client/features', { token: tokens.client })).status).toBe(200);
