@@ -108,7 +108,7 @@ async function main() {
   const options = given >= 0 ? args[given + 1]!.split(/\s+/).filter(Boolean) : await serveOptions();
   const database = await throwAwayDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'flag-measure-start-'));
-  const env = database ? { DATABASE_URL: database.url } : { DATA_DIR: dataDir, DATABASE_URL: '' };
+  const env: Record<string, string> = database ? { DATABASE_URL: database.url } : { DATA_DIR: dataDir, DATABASE_URL: '' };
   try {
     const first = await startOnce(env, options);
     const results = [];
