@@ -3,7 +3,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, startTestApp, type RawResponse, type TestApp } from './support/app.js';
-import { adminJson, fixtures, newApiToken } from './support/fixtures.js';
+import { adminJson, appWithClientTokens, fixtures, newApiToken } from './support/fixtures.js';
 import { metrics, registration } from './support/sdk-reports.js';
 
 let app: TestApp;
@@ -12,9 +12,7 @@ let devToken: string;
 let prodToken: string;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  devToken = await newApiToken(app, { type: 'client', environment: 'development' });
-  prodToken = await newApiToken(app, { type: 'client', environment: 'production' });
+  ({ app, devToken, prodToken } = await appWithClientTokens());
 });
 
 const unique = (label: string) => `ca-${label}-${randomBytes(4).toString('hex')}`;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { adminJson, fixtures, newApiToken, until } from './support/fixtures.js';
+import { adminJson, appWithClientTokens, fixtures, newApiToken, until } from './support/fixtures.js';
 import { metrics, registration, sdkVersion } from './support/sdk-reports.js';
 
 let app: TestApp;
@@ -10,9 +10,7 @@ let devToken: string;
 let prodToken: string;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  devToken = await newApiToken(app, { type: 'client', environment: 'development' });
-  prodToken = await newApiToken(app, { type: 'client', environment: 'production' });
+  ({ app, devToken, prodToken } = await appWithClientTokens());
 });
 
 const unique = (label: string) => `cm-${label}-${randomBytes(4).toString('hex')}`;

@@ -9,14 +9,10 @@ type Variant = components['schemas']['Variant'];
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
-  const project = await app.admin.POST('/api/admin/projects', {
-    body: { id: 'devonly', name: 'Development only', environments: ['development'] },
-  });
-  expect(project.response.status).toBe(201);
 });
 
 const unique = uniqueNames();
-const { newFlag, flagEnvironment } = fixtures(() => app, unique);
+const { newProject, newFlag, flagEnvironment } = fixtures(() => app, unique);
 
 const envPath = (featureName: string, environment = 'development', projectId = 'default') => ({ projectId, featureName, environment });
 
@@ -144,9 +140,10 @@ describe('environment variants', () => {
 
   it('answers 404 for an unknown flag, environment, or an environment not on the project', async () => {
     const name = await newFlag('ev-missing');
-    const narrow = await newFlag('ev-narrow', 'devonly');
+    const devOnly = await newProject('devonly', ['development']);
+    const narrow = await newFlag('ev-narrow', devOnly);
     const before = await latestEventId();
-    for (const path of [variantsPath('ghost-flag'), variantsPath(name, 'moon'), variantsPath(narrow, 'production', 'devonly'), variantsPath(name, 'development', 'nowhere')]) {
+    for (const path of [variantsPath('ghost-flag'), variantsPath(name, 'moon'), variantsPath(narrow, 'production', devOnly), variantsPath(name, 'development', 'nowhere')]) {
       expectError(await call(app, 'GET', path), 404, 'NotFoundError');
       expectError(await call(app, 'PUT', path, { body: [{ name: 'a' }] }), 404, 'NotFoundError');
       expectError(await call(app, 'PATCH', path, { body: [{ op: 'add', path: '/-', value: { name: 'a' } }] }), 404, 'NotFoundError');

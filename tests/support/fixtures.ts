@@ -1,7 +1,7 @@
 // Resources many test files create before the behaviour they check, made through the API as the admin.
 import { expect } from 'vitest';
 import type { components } from '../../generated/api.js';
-import { call, type TestApp } from './app.js';
+import { call, startTestApp, type TestApp } from './app.js';
 
 type CreateFeature = components['schemas']['CreateFeature'];
 /** What a flag is created with besides its name; `tags` written `type:value` (split at the first colon). */
@@ -37,15 +37,23 @@ export async function newApiToken(on: TestApp, body: { type: string; environment
   return created.secret as string;
 }
 
+/** A started app with a client token (all projects) for development and one for production. */
+export async function appWithClientTokens() {
+  const app = await startTestApp();
+  const devToken = await newApiToken(app, { type: 'client', environment: 'development' });
+  const prodToken = await newApiToken(app, { type: 'client', environment: 'production' });
+  return { app, devToken, prodToken };
+}
+
 /**
  * Creators acting as the admin of the app `current()` returns (apps start in beforeAll, after this runs),
  * naming what they create with the file's `unique` so that names never collide with the file's own.
  */
 export function fixtures(current: () => TestApp, unique: (prefix: string) => string) {
-  /** A project with a fresh id (`<prefix>-<n>`); answers the id. */
-  async function newProject(prefix = 'project'): Promise<string> {
+  /** A project with a fresh id (`<prefix>-<n>`), with every environment unless `environments` names some; answers the id. */
+  async function newProject(prefix = 'project', environments?: string[]): Promise<string> {
     const id = unique(prefix);
-    const result = await current().admin.POST('/api/admin/projects', { body: { id, name: `Project ${id}` } });
+    const result = await current().admin.POST('/api/admin/projects', { body: { id, name: `Project ${id}`, ...(environments && { environments }) } });
     expect(result.response.status, JSON.stringify(result.error)).toBe(201);
     return id;
   }
