@@ -90,6 +90,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/features/{featureName}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tags of a flag */
+        get: operations["getFeatureTags"];
+        /** Add and remove several tags of a flag at once */
+        put: operations["updateFeatureTags"];
+        /** Tag a flag; the tag is created when it does not exist */
+        post: operations["addFeatureTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/features/{featureName}/tags/{type}/{value}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Take a tag off a flag */
+        delete: operations["removeFeatureTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/tag-types": {
         parameters: {
             query?: never;
@@ -256,6 +292,46 @@ export interface paths {
         post?: never;
         /** Remove an environment from the project; its flags lose their configuration there */
         delete: operations["removeEnvironmentFromProject"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statistics, health, lead time, flag types and members of a project, computed when asked
+         * @description Windows: current = the last 30 days, past = the 30 days before. Health rating = 100 − stale% −
+         *     potentially-stale% over active flags (potentially stale = not stale and older than its type's expected
+         *     lifetime). Lead time = days from a `release` flag's creation to its first enabling in a production
+         *     environment, one decimal.
+         */
+        get: operations["getProjectInsights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/flag-creators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every user who created a flag of the project that is not archived */
+        get: operations["getFlagCreators"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -539,6 +615,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/archive/features/{projectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The archived flags of a project (deprecated; use search with `archived=IS:true`)
+         * @deprecated
+         */
+        get: operations["getArchivedFeatures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}": {
         parameters: {
             query?: never;
@@ -807,42 +903,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/features/{featureName}/tags": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The tags of a flag */
-        get: operations["getFeatureTags"];
-        /** Add and remove several tags of a flag at once */
-        put: operations["updateFeatureTags"];
-        /** Tag a flag; the tag is created when it does not exist */
-        post: operations["addFeatureTag"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/features/{featureName}/tags/{type}/{value}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Take a tag off a flag */
-        delete: operations["removeFeatureTag"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/client/features": {
         parameters: {
             query?: never;
@@ -984,26 +1044,6 @@ export interface paths {
          *     OR-ed. `total` counts every matching flag; a filter never trims the tags or environments listed.
          */
         get: operations["searchFeatures"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/archive/features/{projectId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The archived flags of a project (deprecated; use search with `archived=IS:true`)
-         * @deprecated
-         */
-        get: operations["getArchivedFeatures"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1167,29 +1207,6 @@ export interface paths {
         post?: never;
         /** Remove a legal value */
         delete: operations["deleteContextFieldLegalValue"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/projects/{projectId}/insights": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Statistics, health, lead time, flag types and members of a project, computed when asked
-         * @description Windows: current = the last 30 days, past = the 30 days before. Health rating = 100 − stale% −
-         *     potentially-stale% over active flags (potentially stale = not stale and older than its type's expected
-         *     lifetime). Lead time = days from a `release` flag's creation to its first enabling in a production
-         *     environment, one decimal.
-         */
-        get: operations["getProjectInsights"];
-        put?: never;
-        post?: never;
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1569,23 +1586,6 @@ export interface paths {
         post?: never;
         /** Remove a group's every role in the project */
         delete: operations["removeProjectGroupRoles"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/projects/{projectId}/flag-creators": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Every user who created a flag of the project that is not archived */
-        get: operations["getFlagCreators"];
-        put?: never;
-        post?: never;
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3398,6 +3398,121 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    getFeatureTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                featureName: components["parameters"]["FeatureName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag's tags */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagsEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateFeatureTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                featureName: components["parameters"]["FeatureName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateFeatureTags"];
+            };
+        };
+        responses: {
+            /** @description The flag's tags after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagsEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    addFeatureTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                featureName: components["parameters"]["FeatureName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Tag"];
+            };
+        };
+        responses: {
+            /** @description The flag carries the tag */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    removeFeatureTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                featureName: components["parameters"]["FeatureName"];
+                type: components["parameters"]["TagTypeOfTag"];
+                value: components["parameters"]["TagValue"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tag was taken off */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     getTagTypes: {
         parameters: {
             query?: never;
@@ -3814,6 +3929,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getProjectInsights: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's insights */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectInsights"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getFlagCreators: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The creators, by id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagCreator"][];
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -4422,6 +4589,31 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+        };
+    };
+    getArchivedFeatures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's archived flags, most recently archived first; none for an unknown project */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeaturesEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     getFeatureEnvironment: {
@@ -5211,121 +5403,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
-    getFeatureTags: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                featureName: components["parameters"]["FeatureName"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The flag's tags */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TagsEnvelope"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    updateFeatureTags: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                featureName: components["parameters"]["FeatureName"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateFeatureTags"];
-            };
-        };
-        responses: {
-            /** @description The flag's tags after the change */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TagsEnvelope"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    addFeatureTag: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                featureName: components["parameters"]["FeatureName"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["Tag"];
-            };
-        };
-        responses: {
-            /** @description The flag carries the tag */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Tag"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    removeFeatureTag: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                featureName: components["parameters"]["FeatureName"];
-                type: components["parameters"]["TagTypeOfTag"];
-                value: components["parameters"]["TagValue"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The tag was taken off */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-        };
-    };
     getClientFeatures: {
         parameters: {
             query?: {
@@ -5566,31 +5643,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-        };
-    };
-    getArchivedFeatures: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                projectId: components["parameters"]["ProjectId"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The project's archived flags, most recently archived first; none for an unknown project */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["FeaturesEnvelope"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
         };
     };
     getFeatureLifecycle: {
@@ -5913,32 +5965,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ContextField"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    getProjectInsights: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                projectId: components["parameters"]["ProjectId"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The project's insights */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProjectInsights"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6892,32 +6918,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    getFlagCreators: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                projectId: components["parameters"]["ProjectId"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The creators, by id */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["FlagCreator"][];
-                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

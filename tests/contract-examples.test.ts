@@ -89,6 +89,14 @@ describe('the contract as documentation', () => {
     expect(invalidExamples(contract, examples)).toEqual([]);
   });
 
+  it('keeps each tag\'s paths together, in the order of the top-level tags list', () => {
+    const order = (contract as unknown as { tags: { name: string }[] }).tags.map((tag) => tag.name);
+    const firstTags = Object.values(contract.paths).map((item) => methods.map((m) => item[m]?.tags?.[0]).find((tag) => tag !== undefined) as string);
+    const runs = firstTags.filter((tag, i) => tag !== firstTags[i - 1]);
+    expect(runs.filter((tag) => !order.includes(tag))).toEqual([]);
+    expect(runs).toEqual(order.filter((tag) => runs.includes(tag)));
+  });
+
   it('would report an example that drifted from its schema', () => {
     const drifted = structuredClone(contract);
     const [body] = requestBodyExamples(drifted).filter(({ media }) => media.examples);
