@@ -1,20 +1,17 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
-import postgres from 'postgres';
 import * as schema from './schema.js';
-import { withAcquireTimeout } from './acquire-deadline.js';
 import { applyDefaults } from './defaults.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { projectRoot } from './project-root.js';
+import { openPostgresPool, preparePostgres, type PostgresConfig } from './postgres-pool.js';
 import type { Db } from './types.js';
 
 export type { Db, DbOrTx } from './types.js';
 
 export type DatabaseConfig =
   | { kind: 'pglite'; dataDir?: string; snapshot?: Blob }
-  | { kind: 'postgres'; url: string; poolSize?: number; /** DATABASE_SSL: true, false or TLS options. */ ssl?: boolean | Record<string, unknown> };
+  | ({ kind: 'postgres' } & PostgresConfig);
 
 export interface Database {
   db: Db;
@@ -25,8 +22,6 @@ export interface Database {
 }
 
 const migrationsFolder = path.join(projectRoot, 'db', 'migrations');
-// Serialises migrations and default rows when several replicas start on one PostgreSQL.
-const migrationLockKey = 4242_0001;
 
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   return config.kind === 'pglite' ? openPglite(config) : openPostgres(config);
@@ -84,49 +79,10 @@ async function openPglite(config: { dataDir?: string; snapshot?: Blob }): Promis
   }
 }
 
-/**
- * How the serving pool meets an outage. postgres.js's defaults wait up to 30 s for a connection and, after
- * failures, delay every reconnection by a backoff shared by the pool that grows to 20 s (3^failures / 100 s),
- * so requests hung for seconds and the first one after PostgreSQL came back waited that delay out. Here a
- * connection attempt gives up after 2 s, reconnection waits at most 0.5 s (never 0: the LISTEN connection
- * retries by itself and must not spin), and idle connections close after a minute so that none left over from
- * before an outage is handed out. Failures become 503 in server/errors.ts.
- * Also `fetch_types: false`: by default each new connection first reads the array types, and a connection cut
- * during that read rejects a promise postgres.js never handles, which ends the process. The pool starts from
- * the setup connection's parsed options instead, whose array types were read once at start.
- */
-const outageBounds = {
-  connect_timeout: 2,
-  backoff: (failures: number) => Math.min(0.05 * 2 ** failures, 0.5),
-  idle_timeout: 60,
-  fetch_types: false,
-} satisfies postgres.Options<{}>;
-
-async function openPostgres(config: { url: string; poolSize?: number; ssl?: boolean | Record<string, unknown> }): Promise<Database> {
-  const ssl = config.ssl === undefined ? {} : { ssl: config.ssl as postgres.Options<{}>['ssl'] };
-  const setup = postgres(config.url, { max: 1, onnotice: () => {}, ...ssl });
-  try {
-    await setup`select pg_advisory_lock(${migrationLockKey})`;
-    const setupDb = drizzlePostgres(setup, { schema });
-    await migratePostgres(setupDb, { migrationsFolder });
-    await applyDefaults(setupDb as unknown as Db);
-    await setup`select pg_advisory_unlock(${migrationLockKey})`;
-  } finally {
-    await setup.end();
-  }
-  // Parsed options (with `shared`) are taken as they are: the array types the setup connection read come along.
-  const client = postgres({ ...setup.options, max: config.poolSize ?? 10, ...outageBounds } as unknown as postgres.Options<{}>);
-  const db = drizzlePostgres(withAcquireTimeout(client), { schema }) as unknown as Db;
-  return {
-    db,
-    kind: 'postgres',
-    async listen(channel, onNotify) {
-      await client.listen(channel, onNotify);
-    },
-    async close() {
-      await client.end({ timeout: 5 });
-    },
-  };
+async function openPostgres(config: PostgresConfig): Promise<Database> {
+  await preparePostgres(config, migrationsFolder);
+  const { db, listen, close } = openPostgresPool(config);
+  return { db, kind: 'postgres', listen, close };
 }
 
 /** A migrated embedded database with its default rows, as a tarball a PGlite can start from. */

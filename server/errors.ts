@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isConnectionFailure } from '../db/connection-failure.js';
 import type { components } from '../generated/api.js';
 
 /** `{id, name, message}`: the contract's Error schema, whose `name` enum is the closed list of error names. */
@@ -28,11 +29,8 @@ export const serviceUnavailable = (message: string) => new AppError(503, 'Servic
 
 const DATABASE_UNAVAILABLE = 'The database is not answering right now; try again in a few seconds.';
 
-/** Node's socket errors and postgres.js's own codes for a connection that failed, timed out or went away. */
-const connectionCodes = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE',
-  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
-]);
+/** Node's socket errors for a connection that failed, timed out or went away. */
+const connectionCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 
 /**
  * Whether the database, not the request, failed: the connection could not be made or was lost (SQLSTATE class
@@ -44,6 +42,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const code = typeof e.code === 'string' ? e.code : '';
     if (connectionCodes.has(code) || code.startsWith('08') || /^57(P0[123]|014)$/.test(code) || code === '53300') return true;
     if (e.severity === 'FATAL' || e.severity === 'PANIC') return true;
+    if (isConnectionFailure(e)) return true;
     if (e instanceof AggregateError && e.errors.some(isDatabaseUnavailable)) return true;
   }
   return false;

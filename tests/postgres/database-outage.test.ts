@@ -118,8 +118,6 @@ describe('while PostgreSQL refuses connections', () => {
 });
 
 describe('while PostgreSQL connections are cut again and again', () => {
-  // Cut between writes, not in the middle of one: postgres.js 3.4.9 throws an uncaught TypeError (nextWrite on a
-  // null socket) when a transaction's connection dies while it rolls back, which no caller can catch.
   it('answers every write 2xx or 503, never 500 and never hanging, and writes succeed once the cuts stop', async () => {
     const statuses = new Set<number>();
     for (let i = 0; i < 20; i++) {
@@ -130,5 +128,31 @@ describe('while PostgreSQL connections are cut again and again', () => {
     }
     expect([...statuses].every((s) => s === 201 || s === 503), [...statuses].join(',')).toBe(true);
     await succeedsWithin(5000, () => send('POST', '/api/admin/projects/default/features', { name: 'after.cuts' }));
+  });
+
+  // postgres.js 3.4.9, the driver before, ended the process (an uncaught TypeError) when a transaction's
+  // connection died while it rolled back, and left its pool wedged (503 forever) when that was caught.
+  it('survives connections cut in the middle of concurrent transactions, and writes succeed once the cuts stop', async () => {
+    let stop = false;
+    const statuses = new Set<number>();
+    const writer = async (w: number) => {
+      for (let i = 0; !stop; i++) {
+        const answer = await send('POST', '/api/admin/projects/default/features', { name: `mid.${w}.${i}` });
+        statuses.add(answer.status);
+        if (answer.status >= 300) expectUnavailable(answer, `write ${w}.${i}`);
+      }
+    };
+    const writers = Array.from({ length: 6 }, (_, w) => writer(w));
+    try {
+      for (let cut = 0; cut < 15; cut++) {
+        await new Promise((resolve) => setTimeout(resolve, 40 + 20 * (cut % 4)));
+        await server`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${databaseName} and pid <> pg_backend_pid()`;
+      }
+    } finally {
+      stop = true;
+      await Promise.all(writers);
+    }
+    expect([...statuses].every((s) => s === 201 || s === 503), [...statuses].join(',')).toBe(true);
+    for (let w = 0; w < 6; w++) await succeedsWithin(5000, () => send('POST', '/api/admin/projects/default/features', { name: `after.mid.${w}` }));
   });
 });
