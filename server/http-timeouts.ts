@@ -10,7 +10,9 @@ import type { ServerOptions } from 'node:http';
 export function httpTimeouts(requestTimeoutMs: number): { requestTimeout: number; http: ServerOptions } {
   return {
     requestTimeout: requestTimeoutMs,
+    // Node checks headersTimeout <= requestTimeout when it creates the server, before fastify applies its own.
     http: {
+      requestTimeout: requestTimeoutMs,
       headersTimeout: requestTimeoutMs,
       connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(requestTimeoutMs / 4))),
     },

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -87,6 +88,31 @@ describe('npm start', () => {
       expect(response.status).toBe(200);
       service.process.kill('SIGTERM');
       expect(await service.exited).toBe(0);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('exits with code 0 after GRACEFUL_SHUTDOWN_TIMEOUT on SIGTERM, closing a request that never finishes', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'flag-start-'));
+    const database: Record<string, string> = databaseKind === 'postgres' ? { DATABASE_URL: await filePostgresDatabase() } : { DATA_DIR: dataDir };
+    const service = startService({ PORT: '0', GRACEFUL_SHUTDOWN_TIMEOUT: '300', REQUEST_TIMEOUT_MS: '600000', ...database });
+    children.push(service);
+    try {
+      const base = new URL(await listeningAt(service));
+      await waitFor('health', async () => ((await fetch(`${base.origin}/health`).catch(() => undefined))?.ok ? true : undefined));
+      // A body that never completes holds its connection: without a drain limit the process would wait for it.
+      const held = net.connect(Number(base.port), base.hostname);
+      held.on('error', () => {});
+      await new Promise((resolve) => held.once('connect', resolve));
+      held.write('POST /auth/simple/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user');
+      const closedByServer = new Promise((resolve) => held.once('close', resolve));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+      service.process.kill('SIGTERM');
+      expect(await service.exited).toBe(0);
+      await closedByServer;
+      expect(service.output()).toContain('requests still in flight after the drain timeout');
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
