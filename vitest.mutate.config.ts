@@ -10,6 +10,7 @@ const relevant = [
   'tests/group-root-roles.test.ts',
   'tests/login.test.ts',
   'tests/multi-project-tokens.test.ts',
+  'tests/token-expiry.test.ts',
   'tests/project-access.test.ts',
   'tests/project-creator-owner.test.ts',
   'tests/permission-denial-messages.test.ts',
@@ -30,8 +31,6 @@ export default defineConfig({
   test: {
     include,
     env: { TEST_DB: 'pglite' },
-    // Modules stay loaded between test files and mutant runs (Stryker switches mutants at run time).
-    isolate: false,
     globalSetup: ['tests/support/global-setup-pglite.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
