@@ -2,27 +2,22 @@
 // client endpoint that scopes by project; the `project` query narrows it and never widens it.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { adminJson } from './support/fixtures.js';
 
 let app: TestApp;
 let token: string;
 const [projectA, projectB, projectC] = ['multi-a', 'multi-b', 'multi-c'];
 const flagOf = (project: string) => `${project}.flag`;
 
-async function ok(method: string, path: string, body?: object) {
-  const response = await call(app, method, path, body ? { body } : {});
-  expect(response.status, response.text).toBeLessThan(300);
-  return response;
-}
-
 beforeAll(async () => {
   app = await startTestApp();
   for (const project of [projectA, projectB, projectC]) {
-    await ok('POST', '/api/admin/projects', { id: project, name: project });
-    await ok('POST', `/api/admin/projects/${project}/features`, { name: flagOf(project) });
+    await adminJson(app, 'POST', '/api/admin/projects', { id: project, name: project });
+    await adminJson(app, 'POST', `/api/admin/projects/${project}/features`, { name: flagOf(project) });
   }
-  await ok('POST', '/api/admin/projects/default/features', { name: flagOf('default') });
-  const created = await ok('POST', '/api/admin/api-tokens', { tokenName: 'two-projects', type: 'client', environment: 'development', projects: [projectA, projectB] });
-  token = created.json.secret;
+  await adminJson(app, 'POST', '/api/admin/projects/default/features', { name: flagOf('default') });
+  const created = await adminJson(app, 'POST', '/api/admin/api-tokens', { tokenName: 'two-projects', type: 'client', environment: 'development', projects: [projectA, projectB] });
+  token = created.secret;
   expect(token).toMatch(/^\[\]:development\./);
 });
 

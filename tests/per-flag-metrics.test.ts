@@ -1,6 +1,7 @@
 // One SDK metrics report counts several flags: each flag's hourly counts are stored and read back on their own.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestApp, type TestApp } from './support/app.js';
+import { until } from './support/fixtures.js';
 
 let app: TestApp;
 let token: string;
@@ -30,16 +31,6 @@ async function usage(flag: string): Promise<Usage> {
   const response = await call(app, 'GET', `/api/admin/client-metrics/features/${flag}/raw`);
   expect(response.status, response.text).toBe(200);
   return response.json;
-}
-
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('hourly counts of one report with two flags', () => {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestApp, type TestApp } from './support/app.js';
+import { until } from './support/fixtures.js';
 
 let app: TestApp;
 
@@ -32,14 +33,6 @@ async function scrape(on = app) {
 
 const value = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
   samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
-
-async function until(what: string, check: () => Promise<boolean>) {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -141,7 +134,7 @@ describe('GET /internal-backstage/prometheus', () => {
         body: { appName: 'flush-failure', instanceId: 'i1', strategies: ['default'], started: new Date().toISOString(), interval: 10000 },
       });
       expect(registered.status).toBe(202);
-      await until('a flush failure being counted', async () => value((await scrape()).samples, 'client_metrics_flush_failures_total') > before);
+      await until('a flush failure being counted', async () => value((await scrape()).samples, 'client_metrics_flush_failures_total'), (failures) => failures > before, 10_000);
     } finally {
       await app.db.execute(sql`alter table client_applications_away rename to client_applications`);
     }

@@ -2,6 +2,7 @@
 // constraints, both where segments are listed (Unleash-Client-Spec >= 4.2.0) and where they are inlined.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestApp, type TestApp } from './support/app.js';
+import { adminJson } from './support/fixtures.js';
 
 let app: TestApp;
 let token: string;
@@ -12,19 +13,13 @@ const ownConstraint = { contextName: 'appName', operator: 'IN', values: ['web'],
 const oldConstraint = { contextName: 'userId', operator: 'IN', values: ['u1'], caseInsensitive: false, inverted: false };
 const newConstraint = { contextName: 'userId', operator: 'IN', values: ['u2', 'u3'], caseInsensitive: false, inverted: false };
 
-async function ok(method: string, path: string, body?: object) {
-  const response = await call(app, method, path, body ? { body } : {});
-  expect(response.status, response.text).toBeLessThan(300);
-  return response;
-}
-
 beforeAll(async () => {
   app = await startTestApp();
-  const created = await ok('POST', '/api/admin/api-tokens', { tokenName: 'sdk', type: 'client', environment: 'development', projects: ['*'] });
-  token = created.json.secret;
-  segmentId = (await ok('POST', '/api/admin/segments', { name: segmentName, constraints: [oldConstraint] })).json.id;
-  await ok('POST', '/api/admin/projects/default/features', { name: flag });
-  await ok('POST', `/api/admin/projects/default/features/${flag}/environments/development/strategies`, {
+  const created = await adminJson(app, 'POST', '/api/admin/api-tokens', { tokenName: 'sdk', type: 'client', environment: 'development', projects: ['*'] });
+  token = created.secret;
+  segmentId = (await adminJson(app, 'POST', '/api/admin/segments', { name: segmentName, constraints: [oldConstraint] })).id;
+  await adminJson(app, 'POST', '/api/admin/projects/default/features', { name: flag });
+  await adminJson(app, 'POST', `/api/admin/projects/default/features/${flag}/environments/development/strategies`, {
     name: 'default',
     constraints: [ownConstraint],
     segments: [segmentId],
@@ -55,7 +50,7 @@ describe('a changed segment', () => {
     expect((await features({ ...segmentAware, 'if-none-match': listedEtag })).status).toBe(304);
     expect((await features({ 'if-none-match': inlinedEtag })).status).toBe(304);
 
-    await ok('PUT', `/api/admin/segments/${segmentId}`, { name: segmentName, constraints: [newConstraint] });
+    await adminJson(app, 'PUT', `/api/admin/segments/${segmentId}`, { name: segmentName, constraints: [newConstraint] });
 
     const listedAfter = await features({ ...segmentAware, 'if-none-match': listedEtag });
     expect(listedAfter.status).toBe(200);
