@@ -17,6 +17,7 @@ const relevant = [
   // client API scoping and the snapshot
   'tests/client-api.test.ts',
   'tests/segment-changes.test.ts',
+  'tests/client-features-order-and-scope.test.ts',
   // constraint rules, variants
   'tests/feature-strategies.test.ts',
   'tests/segments.test.ts',

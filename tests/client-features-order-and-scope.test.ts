@@ -61,8 +61,10 @@ describe('the client features list', () => {
     await adminJson(app, 'POST', '/api/admin/projects/devonly/features', { name: 'devonly.flag' });
     await adminJson(app, 'POST', '/api/admin/projects/devonly/features/devonly.flag/environments/development/on');
     const token = await newApiToken(app, { type: 'client', environment: 'production', projects: ['devonly'] });
-    const [flag] = (await features(token)).features;
-    expect(flag).toMatchObject({ name: 'devonly.flag', enabled: false, strategies: [] });
+    for (const headers of [{}, segmentAware]) {
+      const [flag] = (await features(token, '', headers)).features;
+      expect(flag).toMatchObject({ name: 'devonly.flag', enabled: false, strategies: [], variants: [] });
+    }
   });
 });
 
