@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import postgres from 'postgres';
+import { throwAwayDatabase } from './throw-away-database.js';
 import { measure, type Load, type Measurement } from './bench-load.js';
 
 const args = process.argv.slice(2);
@@ -104,23 +104,6 @@ async function stop(child: ChildProcess) {
   await new Promise((resolve) => child.once('exit', resolve));
 }
 
-async function throwAwayDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) return undefined;
-  const name = `flag_bench_${randomBytes(4).toString('hex')}`;
-  const server = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await server.unsafe(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await server.unsafe(`drop database if exists ${name} with (force)`);
-      await server.end();
-    },
-  };
-}
-
 const row = (label: string, m: Measurement, limit?: Measurement) =>
   `| ${label} | ${m.requestsPerSecond.toFixed(0)} | ${m.p50Ms.toFixed(2)} | ${m.p99Ms.toFixed(2)} | ${m.errors} | ${limit ? `${((100 * m.requestsPerSecond) / limit.requestsPerSecond).toFixed(0)}%` : ''} |`;
 
@@ -128,7 +111,7 @@ async function main() {
   const tool = spawnSync('wrk', ['--version']).error ? 'autocannon' : 'wrk';
   const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
   if (build.status !== 0) throw new Error('npm run build failed');
-  const database = await throwAwayDatabase();
+  const database = await throwAwayDatabase('flag_bench');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'flag-bench-'));
   const server = startProcess('dist/server/main.js', {
     PORT: String(port),

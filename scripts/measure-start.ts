@@ -6,11 +6,10 @@
 //   With DATABASE_URL set, a throw-away database is created on that server (and dropped after);
 //   otherwise the embedded database is used, in a throw-away folder.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import postgres from 'postgres';
+import { throwAwayDatabase } from './throw-away-database.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -48,23 +47,6 @@ async function memoryOf(pid: number): Promise<Memory> {
 async function serveOptions(): Promise<string[]> {
   const scripts = (JSON.parse(await readFile('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
   return scripts.serve!.split(/\s+/).filter((arg) => arg.startsWith('--'));
-}
-
-async function throwAwayDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) return undefined;
-  const name = `flag_start_${randomBytes(4).toString('hex')}`;
-  const server = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await server.unsafe(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await server.unsafe(`drop database if exists ${name} with (force)`);
-      await server.end();
-    },
-  };
 }
 
 async function stop(child: ChildProcess) {
@@ -106,7 +88,7 @@ async function main() {
   // --node-options "…" replaces the options read from the serve script (to compare V8 settings).
   const given = args.indexOf('--node-options');
   const options = given >= 0 ? args[given + 1]!.split(/\s+/).filter(Boolean) : await serveOptions();
-  const database = await throwAwayDatabase();
+  const database = await throwAwayDatabase('flag_start');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'flag-measure-start-'));
   const env: Record<string, string> = database ? { DATABASE_URL: database.url } : { DATA_DIR: dataDir, DATABASE_URL: '' };
   try {
