@@ -115,8 +115,8 @@ export class ServiceMetrics {
       (select count(*) from features where archived_at is null)::int as flags,
       (select count(*) from projects)::int as projects,
       (select count(*) from environments)::int as environments,
-      (select count(*) from users)::int as users`)) as unknown as { rows?: Totals[] } | Totals[];
-    const row = Array.isArray(rows) ? rows[0] : rows.rows?.[0];
+      (select count(*) from users)::int as users`)) as unknown as { rows: Totals[] };
+    const row = rows.rows[0];
     if (!row) throw new Error('the totals query answered no row');
     return { flags: Number(row.flags), projects: Number(row.projects), environments: Number(row.environments), users: Number(row.users) };
   }
