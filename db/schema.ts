@@ -273,7 +273,7 @@ export const events = pgTable(
   'events',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    type: text('type').notNull(),
+    type: text('type').$type<Schemas['EventType']>().notNull(),
     createdAt: createdAt(),
     createdBy: text('created_by').notNull(),
     createdByUserId: integer('created_by_user_id'),
@@ -497,4 +497,58 @@ export const favoriteProjects = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.project] })],
+);
+
+/** Integrations (Unleash's addons): parameters as strings, sensitive ones included; answers mask them. */
+export const addons = pgTable('addons', {
+  id: serial('id').primaryKey(),
+  provider: text('provider').notNull(),
+  description: text('description').notNull().default(''),
+  enabled: boolean('enabled').notNull(),
+  parameters: jsonb('parameters').$type<Record<string, string>>().notNull(),
+  events: jsonb('events').$type<Schemas['EventType'][]>().notNull(),
+  projects: jsonb('projects').$type<string[]>().notNull(),
+  environments: jsonb('environments').$type<string[]>().notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * The outbox: one row per (integration, event) to deliver, written in the event's own transaction. A worker
+ * leases the oldest rows of an integration (`lease_owner`, renewed while it works), sends them in event order and
+ * deletes each once it is delivered or given up; a crashed worker's lease runs out and another takes the rows.
+ */
+export const integrationDeliveries = pgTable(
+  'integration_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    addonId: integer('addon_id')
+      .notNull()
+      .references(() => addons.id, { onDelete: 'cascade' }),
+    eventId: bigint('event_id', { mode: 'number' }).notNull(),
+    deliveryId: text('delivery_id').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    firstAttemptAt: timestamp('first_attempt_at', { withTimezone: true }),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    leasedUntil: timestamp('leased_until', { withTimezone: true }),
+    leaseOwner: text('lease_owner'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('integration_deliveries_addon_idx').on(t.addonId, t.id)],
+);
+
+/** The delivery log: one row per attempt (Unleash's integration events). */
+export const integrationEvents = pgTable(
+  'integration_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    addonId: integer('addon_id')
+      .notNull()
+      .references(() => addons.id, { onDelete: 'cascade' }),
+    eventId: bigint('event_id', { mode: 'number' }).notNull(),
+    state: text('state').$type<Schemas['IntegrationEvent']['state']>().notNull(),
+    stateDetails: text('state_details').notNull(),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('integration_events_addon_idx').on(t.addonId, t.id)],
 );

@@ -1650,6 +1650,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/addons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every integration, and the providers one can be made of
+         * @description Sensitive parameters (URLs, keys, headers) are shown as `*****`.
+         */
+        get: operations["getAddons"];
+        put?: never;
+        /** Create an integration (Unleash's own route; the same as `POST /api/addons`) */
+        post: operations["createAddonAdmin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/addons/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One integration; sensitive parameters masked */
+        get: operations["getAddon"];
+        /** Update an integration (Unleash's own route; the same as `POST /api/addons/{id}`) */
+        put: operations["updateAddonAdmin"];
+        post?: never;
+        /** Delete an integration; its pending deliveries are dropped */
+        delete: operations["deleteAddon"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/addons/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery log of an integration, newest attempt first
+         * @description One entry per delivery attempt, with its outcome, duration and the receiver's answer (truncated). Never the secrets sent.
+         */
+        get: operations["getAddonEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/addons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an integration
+         * @description The provider must exist and every parameter it requires must be given. A `url` must be http(s) and its
+         *     host must not resolve to a private, loopback or link-local address (unless allowed by
+         *     `UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION` or `UNLEASH_ALLOW_LIST_INTEGRATION`). The provider's tag
+         *     types (`slack`, `datadog`) are created when missing. Records `addon-config-created`, without parameters.
+         */
+        post: operations["createAddon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/addons/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update an integration; its provider cannot change
+         * @description The whole configuration is replaced, except sensitive parameters sent as `*****`, which keep their stored
+         *     value. Disabling an integration drops its pending deliveries. Records `addon-config-updated`, without
+         *     parameters.
+         */
+        post: operations["updateAddon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1766,7 +1871,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             /** @description What happened, in Unleash's names (`feature-created`, `feature-strategy-update`, `tag-type-deleted`, …) */
-            type: string;
+            type: components["schemas"]["EventType"];
             /** @description Who made the change: a user's email (else username), an API token's name, `unknown` when AUTH_TYPE is `none`, or `unleash_system_user` for the service itself */
             createdBy: string;
             /** @description The user's id; -42 for admin API tokens and -1337 for the service itself, as in Unleash; null for other tokens and when AUTH_TYPE is `none` */
@@ -3129,6 +3234,103 @@ export interface components {
             groupJsonPath?: string;
             addGroupsScope?: boolean;
         };
+        /**
+         * @description What an event records, in Unleash's names: the one list of event types, both of what the service records and of what an integration may subscribe to.
+         * @enum {string}
+         */
+        EventType: "application-created" | "feature-created" | "feature-deleted" | "feature-updated" | "feature-metadata-updated" | "feature-variants-updated" | "feature-environment-variants-updated" | "feature-project-change" | "feature-archived" | "feature-revived" | "feature-import" | "feature-tagged" | "feature-tag-import" | "feature-strategy-update" | "feature-strategy-add" | "feature-strategy-remove" | "feature-type-updated" | "feature-completed" | "feature-uncompleted" | "strategy-order-changed" | "drop-feature-tags" | "feature-untagged" | "feature-stale-on" | "feature-stale-off" | "drop-features" | "feature-environment-enabled" | "feature-environment-disabled" | "strategy-created" | "strategy-deleted" | "strategy-deprecated" | "strategy-reactivated" | "strategy-updated" | "strategy-import" | "drop-strategies" | "context-field-created" | "context-field-updated" | "context-field-deleted" | "project-access-added" | "project-access-user-roles-updated" | "project-access-group-roles-updated" | "project-access-user-roles-deleted" | "project-access-group-roles-deleted" | "project-access-updated" | "project-created" | "project-updated" | "project-deleted" | "project-archived" | "project-revived" | "project-import" | "project-user-added" | "project-user-removed" | "project-user-role-changed" | "project-group-role-changed" | "project-group-added" | "project-group-removed" | "role-created" | "role-updated" | "role-deleted" | "drop-projects" | "tag-created" | "tag-deleted" | "tag-import" | "drop-tags" | "tag-type-created" | "tag-type-deleted" | "tag-type-updated" | "tag-type-import" | "drop-tag-types" | "addon-config-created" | "addon-config-updated" | "addon-config-deleted" | "db-pool-update" | "user-created" | "user-updated" | "user-deleted" | "drop-environments" | "environment-import" | "environment-created" | "environment-updated" | "environment-deleted" | "segment-created" | "segment-updated" | "segment-deleted" | "group-created" | "group-updated" | "group-deleted" | "group-user-added" | "group-user-removed" | "setting-created" | "setting-updated" | "setting-deleted" | "client-metrics" | "client-register" | "pat-created" | "pat-deleted" | "public-signup-token-created" | "public-signup-token-user-added" | "public-signup-token-updated" | "change-request-created" | "change-request-discarded" | "change-added" | "change-discarded" | "change-edited" | "change-request-rejected" | "change-request-approved" | "change-request-approval-added" | "change-request-cancelled" | "change-request-sent-to-review" | "change-request-schedule-suspended" | "change-request-applied" | "change-request-scheduled" | "change-request-scheduled-application-success" | "change-request-scheduled-application-failure" | "change-request-configuration-updated" | "api-token-created" | "api-token-updated" | "api-token-deleted" | "feature-favorited" | "feature-unfavorited" | "project-favorited" | "project-unfavorited" | "features-exported" | "features-imported" | "service-account-created" | "service-account-deleted" | "service-account-updated" | "feature-potentially-stale-on" | "feature-dependency-added" | "feature-dependency-removed" | "feature-dependencies-removed" | "banner-created" | "banner-updated" | "banner-deleted" | "project-environment-added" | "project-environment-removed" | "default-strategy-updated" | "segment-import" | "signal-endpoint-created" | "signal-endpoint-updated" | "signal-endpoint-deleted" | "signal-endpoint-token-created" | "signal-endpoint-token-updated" | "signal-endpoint-token-deleted" | "actions-created" | "actions-updated" | "actions-deleted";
+        /** @description Provider-specific settings by name (see the provider's `parameters`). Values are stored as strings; sensitive ones are answered as `*****`, and `*****` sent on update keeps the stored value. */
+        AddonParameters: {
+            [key: string]: string | number | boolean;
+        };
+        /** @description An integration's configuration, whole. `projects` and `environments` limit the events delivered to those of these projects and environments (empty or absent, or `*`: all; an event without a project or environment is always delivered). */
+        UpsertAddon: {
+            /** @description A provider's `name`: `webhook`, `slack`, `teams` or `datadog` */
+            provider: string;
+            description?: string | null;
+            /** @description A disabled integration delivers nothing; disabling drops its pending deliveries */
+            enabled: boolean;
+            parameters: components["schemas"]["AddonParameters"];
+            /** @description The event types delivered */
+            events: components["schemas"]["EventType"][];
+            projects?: string[];
+            environments?: string[];
+        };
+        /** @description An integration as stored, its sensitive parameters masked. */
+        Addon: {
+            id: number;
+            provider: string;
+            /** @description Empty when none was given */
+            description: string;
+            enabled: boolean;
+            parameters: {
+                [key: string]: string;
+            };
+            events: components["schemas"]["EventType"][];
+            projects: string[];
+            environments: string[];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description One setting of a provider. */
+        AddonProviderParameter: {
+            name: string;
+            displayName: string;
+            /**
+             * @description `textfield` is multi-line (a JSON object, a template)
+             * @enum {string}
+             */
+            type: "url" | "text" | "textfield";
+            description?: string;
+            placeholder?: string;
+            required: boolean;
+            /** @description Answered as `*****`; `*****` sent on update keeps the stored value */
+            sensitive: boolean;
+        };
+        /** @description A tag type the provider reads from the flags of its events; created with the first integration of the provider. */
+        AddonProviderTagType: {
+            name: string;
+            description: string;
+            icon: string;
+        };
+        /** @description What an integration can be made of. */
+        AddonProvider: {
+            name: string;
+            displayName: string;
+            description: string;
+            documentationUrl: string;
+            parameters: components["schemas"]["AddonProviderParameter"][];
+            /** @description The event types the provider makes a message of */
+            events: components["schemas"]["EventType"][];
+            tags?: components["schemas"]["AddonProviderTagType"][];
+            /** @description The same as `tags`, under Unleash's name */
+            tagTypes?: components["schemas"]["AddonProviderTagType"][];
+        };
+        /** @description Every integration (by id) and every provider. */
+        AddonsEnvelope: {
+            addons: components["schemas"]["Addon"][];
+            providers: components["schemas"]["AddonProvider"][];
+        };
+        /** @description One delivery attempt. `state` is `success` (the receiver answered 2xx), `successWithErrors` (delivered, but part of the configuration could not be used, e.g. `customHeaders` that are not a JSON object) or `failed` (`details.willRetry` says whether another attempt follows). */
+        IntegrationEvent: {
+            id: number;
+            integrationId: number;
+            /** @enum {string} */
+            state: "success" | "successWithErrors" | "failed";
+            /** @description What happened */
+            stateDetails: string;
+            event: components["schemas"]["Event"];
+            /** @description The attempt: `deliveryId` (the same on every attempt of one delivery, sent as the `X-Delivery-Id` header), `attempt` (1, 2, …), `status` (the receiver's HTTP status, absent when none came), `durationMs`, `response` (the start of the receiver's answer), `willRetry` and, when it will, `nextAttemptAt` */
+            details: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description Delivery attempts of one integration, newest first. */
+        IntegrationEventsEnvelope: {
+            integrationEvents: components["schemas"]["IntegrationEvent"][];
+        };
     };
     responses: {
         /** @description The request does not match the contract; the message names the field and the rule */
@@ -3220,6 +3422,7 @@ export interface components {
         SignupTokenSecret: string;
         GroupId: number;
         MemberUserId: number;
+        AddonId: number;
     };
     requestBodies: never;
     headers: never;
@@ -7091,6 +7294,231 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    getAddons: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integrations by id, and the providers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddonsEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createAddonAdmin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpsertAddon"];
+            };
+        };
+        responses: {
+            /** @description The integration was created; sensitive parameters masked */
+            201: {
+                headers: {
+                    /** @description Address of the new integration */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Addon"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getAddon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["AddonId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Addon"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateAddonAdmin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["AddonId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpsertAddon"];
+            };
+        };
+        responses: {
+            /** @description The integration as updated; sensitive parameters masked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Addon"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteAddon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["AddonId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration was deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getAddonEvents: {
+        parameters: {
+            query?: {
+                /** @description Entries to answer, 1 to 100; default 50 */
+                limit?: number;
+                /** @description Entries to skip; default 0 */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["AddonId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delivery attempts, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationEventsEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createAddon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpsertAddon"];
+            };
+        };
+        responses: {
+            /** @description The integration was created; sensitive parameters masked */
+            201: {
+                headers: {
+                    /** @description Address of the new integration */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Addon"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    updateAddon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["AddonId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpsertAddon"];
+            };
+        };
+        responses: {
+            /** @description The integration as updated; sensitive parameters masked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Addon"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
 }

@@ -49,6 +49,8 @@ export interface Handlers {
   changeOwnPassword: Handler<'changeOwnPassword'>;
   changeUserPassword: Handler<'changeUserPassword'>;
   completeFeature: Handler<'completeFeature'>;
+  createAddon: Handler<'createAddon'>;
+  createAddonAdmin: Handler<'createAddonAdmin'>;
   createApiToken: Handler<'createApiToken'>;
   createContextField: Handler<'createContextField'>;
   createEnvironment: Handler<'createEnvironment'>;
@@ -63,6 +65,7 @@ export interface Handlers {
   createTag: Handler<'createTag'>;
   createTagType: Handler<'createTagType'>;
   createUser: Handler<'createUser'>;
+  deleteAddon: Handler<'deleteAddon'>;
   deleteApiToken: Handler<'deleteApiToken'>;
   deleteArchivedFeature: Handler<'deleteArchivedFeature'>;
   deleteContextField: Handler<'deleteContextField'>;
@@ -89,6 +92,9 @@ export interface Handlers {
   enableFeatureEnvironment: Handler<'enableFeatureEnvironment'>;
   favoriteFeature: Handler<'favoriteFeature'>;
   favoriteProject: Handler<'favoriteProject'>;
+  getAddon: Handler<'getAddon'>;
+  getAddonEvents: Handler<'getAddonEvents'>;
+  getAddons: Handler<'getAddons'>;
   getApiTokens: Handler<'getApiTokens'>;
   getApplication: Handler<'getApplication'>;
   getApplications: Handler<'getApplications'>;
@@ -164,6 +170,8 @@ export interface Handlers {
   uncompleteFeature: Handler<'uncompleteFeature'>;
   unfavoriteFeature: Handler<'unfavoriteFeature'>;
   unfavoriteProject: Handler<'unfavoriteProject'>;
+  updateAddon: Handler<'updateAddon'>;
+  updateAddonAdmin: Handler<'updateAddonAdmin'>;
   updateContextField: Handler<'updateContextField'>;
   updateEnvironment: Handler<'updateEnvironment'>;
   updateEnvironmentSortOrder: Handler<'updateEnvironmentSortOrder'>;

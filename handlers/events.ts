@@ -5,9 +5,10 @@ import * as t from '../db/schema.js';
 /** Events listed when no project is asked for. */
 const RECENT_EVENTS = 100;
 
-type EventRow = typeof t.events.$inferSelect;
+export type EventRow = typeof t.events.$inferSelect;
 
-const toEvent = (row: EventRow) => ({
+/** An event row as the contract shows it. */
+export const toEvent = (row: EventRow) => ({
   id: row.id,
   createdAt: row.createdAt.toISOString(),
   type: row.type,

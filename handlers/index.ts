@@ -1,4 +1,5 @@
 import type { Handlers } from '../generated/handlers.js';
+import { addonHandlers } from './addons.js';
 import { apiTokenHandlers } from './api-tokens.js';
 import { applicationHandlers } from './applications.js';
 import { clientHandlers } from './client.js';
@@ -60,4 +61,5 @@ export const handlers = {
   ...flagCreatorHandlers,
   ...favoriteHandlers,
   ...oidcSettingHandlers,
+  ...addonHandlers,
 } satisfies Handlers;

@@ -12,7 +12,7 @@ import { ClientMetricsStore } from './client-metrics.js';
 import { registerClientFeaturesRoute } from './client-route.js';
 import { answerClientError } from './client-errors.js';
 import { routeHandlers } from './handler-adapter.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, type AppConfig } from './config.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, integrationConfig, type AppConfig } from './config.js';
 import type { HandlerContext } from './context.js';
 import { contract } from './contract.js';
 import { registerDocs } from './docs.js';
@@ -20,6 +20,7 @@ import { ServiceMetrics, registerPrometheus, timeRequests } from './prometheus.j
 import { errorBody, toErrorReply, tooManyRequests } from './errors.js';
 import { EventLog, type RecordEvent } from './events.js';
 import { httpTimeouts } from './http-timeouts.js';
+import { DeliveryWorker } from './integrations/delivery-worker.js';
 import { createLogger, logOf, registerRequestLogging } from './logging.js';
 import { replicaAnnouncer, startReplicaSync } from './replica-sync.js';
 import { TokenCache } from './token-cache.js';
@@ -90,9 +91,13 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     events.onChange(metrics.onChange);
     events.onChange(clientFeatures.onChange);
     const stopSync = await startReplicaSync(database, events, instanceId, logger);
+    const deliveries = new DeliveryWorker(database.db, integrationConfig(config), logger);
+    events.onChange(() => deliveries.kick());
+    deliveries.start();
 
     app.addHook('onClose', async () => {
       stopSync();
+      await deliveries.stop();
       await clientMetrics.stop();
       await database.close();
     });

@@ -3,6 +3,24 @@ import { databaseFromEnv } from './database-config.js';
 
 export type AuthType = 'open-source' | 'none';
 
+/** Where integrations may send, and how long their deliveries are retried. */
+export interface IntegrationConfig {
+  /** UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION: URLs may resolve to private, loopback or link-local addresses. */
+  allowPrivateUrls: boolean;
+  /** UNLEASH_ALLOW_LIST_INTEGRATION: host names (lower case) allowed whatever they resolve to. */
+  allowedHosts: string[];
+  /** How long a failing delivery is retried after its first attempt; then it is given up. Default 1 hour. */
+  retryPeriodMs: number;
+  /** The first retry's delay; each later one doubles it (with jitter), up to 5 minutes. Default 1 s. */
+  retryBaseMs: number;
+  /** UNLEASH_URL: the address of this service as people reach it, for links in chat messages. */
+  publicUrl: string;
+  /** How long a worker's claim on deliveries lasts unless renewed (it renews while it works); a crashed worker's deliveries are taken over after this. */
+  leaseMs: number;
+  /** How often workers look for deliveries due (retries, other replicas' events). */
+  pollMs: number;
+}
+
 export interface AppConfig {
   port: number;
   host: string;
@@ -20,6 +38,7 @@ export interface AppConfig {
   gracefulShutdownTimeoutMs?: number;
   /** The user created at the first start, when no user exists; a password is generated when none is given. */
   defaultAdmin?: { username: string; password?: string | undefined };
+  integrations?: Partial<IntegrationConfig>;
   /** Where log lines go (tests capture them); standard output when absent. */
   logStream?: NodeJS.WritableStream;
 }
@@ -50,6 +69,12 @@ export const environmentVariables = {
   GRACEFUL_SHUTDOWN_TIMEOUT: 'At SIGTERM or SIGINT, milliseconds requests in flight may take to finish; then their connections are closed and the process exits. Default 10000.',
   UNLEASH_DEFAULT_ADMIN_USERNAME: 'Username of the admin user created at the first start, when no user exists. Default admin.',
   UNLEASH_DEFAULT_ADMIN_PASSWORD: 'Its password (at least 10 characters, not a common one); generated and printed once when unset.',
+  UNLEASH_URL: 'The address people reach the service at, for links in integration messages. Default http://localhost:4242.',
+  UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION: '`true`: integration URLs may resolve to private, loopback or link-local addresses. Default false.',
+  UNLEASH_ALLOW_LIST_INTEGRATION: 'Comma-separated host names integrations may send to whatever they resolve to.',
+  INTEGRATION_RETRY_PERIOD_MS: 'How long a failing integration delivery is retried after its first attempt before it is given up. Default 3600000 (1 hour).',
+  INTEGRATION_LEASE_MS: 'How long a replica\'s claim on integration deliveries lasts unless renewed; after a crash, another replica takes its deliveries over after this. Default 10000.',
+  INTEGRATION_RETRY_BASE_MS: 'The first retry delay of a failing delivery; each later one doubles it, with jitter, up to 5 minutes. Default 1000.',
 } as const;
 
 const list = (value: string | undefined) =>
@@ -92,6 +117,35 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
 /** Unleash's own default is 1 s; requests in flight here get longer to finish their transaction. */
 export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 10_000;
 
+function flag(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new Error(`${name} must be true or false, got "${value}"`);
+}
+
+export const DEFAULT_INTEGRATION_CONFIG: IntegrationConfig = {
+  allowPrivateUrls: false,
+  allowedHosts: [],
+  retryPeriodMs: 3_600_000,
+  retryBaseMs: 1000,
+  publicUrl: 'http://localhost:4242',
+  leaseMs: 10_000,
+  pollMs: 1000,
+};
+
+function integrationsFromEnv(env: NodeJS.ProcessEnv): IntegrationConfig {
+  const defaults = DEFAULT_INTEGRATION_CONFIG;
+  return {
+    allowPrivateUrls: flag(env.UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION, 'UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION'),
+    allowedHosts: list(env.UNLEASH_ALLOW_LIST_INTEGRATION).map((host) => host.toLowerCase()),
+    retryPeriodMs: positiveInteger(env.INTEGRATION_RETRY_PERIOD_MS, 'INTEGRATION_RETRY_PERIOD_MS', defaults.retryPeriodMs),
+    retryBaseMs: positiveInteger(env.INTEGRATION_RETRY_BASE_MS, 'INTEGRATION_RETRY_BASE_MS', defaults.retryBaseMs),
+    publicUrl: (env.UNLEASH_URL || defaults.publicUrl).replace(/\/+$/, ''),
+    leaseMs: positiveInteger(env.INTEGRATION_LEASE_MS, 'INTEGRATION_LEASE_MS', defaults.leaseMs),
+    pollMs: defaults.pollMs,
+  };
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     port: port(env.PORT ?? env.HTTP_PORT),
@@ -109,5 +163,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     requestTimeoutMs: positiveInteger(env.REQUEST_TIMEOUT_MS, 'REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS),
     gracefulShutdownTimeoutMs: positiveInteger(env.GRACEFUL_SHUTDOWN_TIMEOUT, 'GRACEFUL_SHUTDOWN_TIMEOUT', DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS),
     defaultAdmin: { username: env.UNLEASH_DEFAULT_ADMIN_USERNAME || 'admin', password: env.UNLEASH_DEFAULT_ADMIN_PASSWORD || undefined },
+    integrations: integrationsFromEnv(env),
   };
 }
+
+/** The integration settings with their defaults filled in (tests give only what they change). */
+export const integrationConfig = (config: AppConfig): IntegrationConfig => ({ ...DEFAULT_INTEGRATION_CONFIG, ...config.integrations });

@@ -2,10 +2,15 @@ import { isDeepStrictEqual } from 'node:util';
 import { asc, eq, gt, max } from 'drizzle-orm';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
+import type { components } from '../generated/api.js';
 import type { Caller } from './caller.js';
+import { queueDeliveries } from './integrations/outbox.js';
+
+/** The closed list of event types, from the contract: a misspelt type fails to compile. */
+export type EventType = components['schemas']['EventType'];
 
 export interface EventInput {
-  type: string;
+  type: EventType;
   project?: string | null;
   featureName?: string | null;
   environment?: string | null;
@@ -20,7 +25,7 @@ export type RecordEvent = (event: EventInput) => Promise<void>;
 /** What a committed event says about what changed. */
 export interface ChangedEvent {
   id: number;
-  type: string;
+  type: EventType;
   featureName: string | null;
   environment: string | null;
 }
@@ -129,5 +134,6 @@ async function insertEvent(tx: Db, caller: Caller, event: EventInput): Promise<n
       tags,
     })
     .returning({ id: t.events.id });
+  if (row) await queueDeliveries(tx, { id: row.id, type: event.type, project: event.project ?? null, environment: event.environment ?? null });
   return row?.id;
 }

@@ -1,53 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { databaseKind, filePostgresDatabase } from './support/app.js';
-
-interface Started {
-  process: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startService(env: Record<string, string>): Started {
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { process: child, output: () => output, exited };
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-/** The address the service says it listens at (it binds port 0: the system picks a free port). */
-const listeningAt = (service: Started) => waitFor('the listening address', () => /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(service.output())?.[1]);
-
-const children: Started[] = [];
-afterAll(async () => {
-  for (const child of children) if (child.process.exitCode === null) child.process.kill('SIGKILL');
-});
+import { listeningAt, startService, waitFor } from './support/service-process.js';
 
 describe('npm start', () => {
   it('serves /health, prints an admin token once that lists simple, and stops cleanly on SIGTERM', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'flag-start-'));
     const database: Record<string, string> = databaseKind === 'postgres' ? { DATABASE_URL: await filePostgresDatabase() } : { DATA_DIR: dataDir };
     const service = startService({ PORT: '0', ...database });
-    children.push(service);
     try {
       const base = await listeningAt(service);
       await waitFor('health', async () => ((await fetch(`${base}/health`).catch(() => undefined))?.ok ? true : undefined));
@@ -61,7 +24,6 @@ describe('npm start', () => {
 
       if (databaseKind === 'pglite') {
         const second = startService({ PORT: '0', DATA_DIR: dataDir });
-        children.push(second);
         expect(await second.exited).not.toBe(0);
         expect(second.output()).toContain(`is in use by process ${service.process.pid}`);
       }
@@ -78,7 +40,6 @@ describe('npm start', () => {
     const database: Record<string, string> = databaseKind === 'postgres' ? { DATABASE_URL: await filePostgresDatabase() } : { DATA_DIR: dataDir };
     const configured = `*:*.configured${'a'.repeat(20)}`;
     const service = startService({ PORT: '0', INIT_ADMIN_API_TOKENS: configured, ...database });
-    children.push(service);
     try {
       const base = await listeningAt(service);
       await waitFor('health', async () => ((await fetch(`${base}/health`).catch(() => undefined))?.ok ? true : undefined));
@@ -97,7 +58,6 @@ describe('npm start', () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'flag-start-'));
     const database: Record<string, string> = databaseKind === 'postgres' ? { DATABASE_URL: await filePostgresDatabase() } : { DATA_DIR: dataDir };
     const service = startService({ PORT: '0', GRACEFUL_SHUTDOWN_TIMEOUT: '300', REQUEST_TIMEOUT_MS: '600000', ...database });
-    children.push(service);
     try {
       const base = new URL(await listeningAt(service));
       await waitFor('health', async () => ((await fetch(`${base.origin}/health`).catch(() => undefined))?.ok ? true : undefined));

@@ -66,6 +66,8 @@ export interface TestAppOptions {
   defaultAdmin?: AppConfig['defaultAdmin'];
   /** REQUEST_TIMEOUT_MS: how long a client may take to send a whole request. */
   requestTimeoutMs?: number;
+  /** Integration settings; tests' receivers listen on 127.0.0.1, so private URLs are allowed unless this says otherwise. */
+  integrations?: AppConfig['integrations'];
 }
 
 /** Builds and starts the service on this file's database, on a free port. Closed after the file. */
@@ -93,6 +95,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     loginLimitPerMinute: options.loginLimitPerMinute ?? 10_000,
     ...(options.defaultAdmin && { defaultAdmin: options.defaultAdmin }),
     ...(options.requestTimeoutMs && { requestTimeoutMs: options.requestTimeoutMs }),
+    integrations: { allowPrivateUrls: true, retryBaseMs: 50, pollMs: 200, ...options.integrations },
     logStream,
   };
   const { app, createdAdminToken, createdAdminPassword, db } = await buildApp(config);

@@ -1,0 +1,236 @@
+// Events reach integrations: the body each provider sends, retries, order, filters, and what stops deliveries.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, startTestApp, type TestApp } from './support/app.js';
+import { uniqueNames } from './support/events.js';
+import { adminJson, fixtures, until } from './support/fixtures.js';
+import { createWebhook, deliveryLog, loggedAttempts, receivedCount } from './support/integrations.js';
+import { startReceiver } from './support/receiver.js';
+
+let app: TestApp;
+const unique = uniqueNames();
+const { newFlag, newProject } = fixtures(() => app, unique);
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+
+describe('a webhook', () => {
+  it('receives a subscribed event as the stored event, with a delivery id header', async () => {
+    const receiver = await startReceiver();
+    await createWebhook(app, receiver, ['feature-created']);
+    const flag = await newFlag('hooked');
+    const [request] = await receivedCount(receiver, 1);
+    expect(request!.path).toBe('/hook');
+    expect(request!.headers['content-type']).toBe('application/json');
+    expect(request!.headers['x-delivery-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(request!.json).toMatchObject({ type: 'feature-created', featureName: flag, project: 'default', environment: null, createdBy: 'admin' });
+    expect(request!.json.data).toMatchObject({ name: flag });
+    expect(typeof request!.json.id).toBe('number');
+  });
+
+  it('sends the authorization and custom headers it was given', async () => {
+    const receiver = await startReceiver();
+    await createWebhook(app, receiver, ['feature-created'], {
+      parameters: { authorization: 'Bearer receiver-secret', customHeaders: '{"X-Team": "checkout"}', contentType: 'application/vnd.flags+json' },
+    });
+    await newFlag('headers');
+    const [request] = await receivedCount(receiver, 1);
+    expect(request!.headers.authorization).toBe('Bearer receiver-secret');
+    expect(request!.headers['x-team']).toBe('checkout');
+    expect(request!.headers['content-type']).toBe('application/vnd.flags+json');
+  });
+
+  it('renders its body template with the event fields and the event as JSON', async () => {
+    const receiver = await startReceiver();
+    await createWebhook(app, receiver, ['feature-created'], {
+      parameters: { bodyTemplate: '{"kind": "{{event.type}}", "flag": "{{event.data.name}}", "raw": {{{eventJson}}}}' },
+    });
+    const flag = await newFlag('templated');
+    const [request] = await receivedCount(receiver, 1);
+    expect(request!.json.kind).toBe('feature-created');
+    expect(request!.json.flag).toBe(flag);
+    expect(JSON.parse(request!.json.raw)).toMatchObject({ type: 'feature-created', featureName: flag });
+  });
+
+  it('gets nothing for event types it does not subscribe to', async () => {
+    const receiver = await startReceiver();
+    await createWebhook(app, receiver, ['feature-archived']);
+    await newFlag('unsubscribed');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it('gets only the events of its projects and environments', async () => {
+    const receiver = await startReceiver();
+    const project = await newProject('hooked-project');
+    await createWebhook(app, receiver, ['feature-created', 'feature-environment-enabled'], { projects: [project], environments: ['production'] });
+    await newFlag('elsewhere');
+    const flag = await newFlag('inside', project);
+    for (const environment of ['development', 'production']) {
+      await adminJson(app, 'POST', `/api/admin/projects/${project}/features/${flag}/environments/${environment}/on`);
+    }
+    const requests = await receivedCount(receiver, 2);
+    expect(requests.map((r) => [r.json.type, r.json.featureName, r.json.environment])).toEqual([
+      ['feature-created', flag, null],
+      ['feature-environment-enabled', flag, 'production'],
+    ]);
+  });
+
+  it('gets the events of one integration in the order they were recorded', async () => {
+    const receiver = await startReceiver();
+    await createWebhook(app, receiver, ['feature-created']);
+    const flags: string[] = [];
+    for (let i = 0; i < 15; i++) flags.push(await newFlag('ordered'));
+    const requests = await receivedCount(receiver, 15);
+    expect(requests.map((r) => r.json.featureName)).toEqual(flags);
+  });
+});
+
+describe('retries', () => {
+  it('a receiver that answers 503 twice gets the event once more and the log shows three attempts', async () => {
+    const receiver = await startReceiver();
+    receiver.answers.push({ status: 503, body: 'busy' }, { status: 503, body: 'still busy' });
+    const addon = await createWebhook(app, receiver, ['feature-created']);
+    await newFlag('retried');
+    const requests = await receivedCount(receiver, 3);
+    expect(new Set(requests.map((r) => r.headers['x-delivery-id'])).size).toBe(1);
+    const attempts = await loggedAttempts(app, addon.id, 3);
+    expect(attempts.map((a) => [a.state, a.details.attempt, a.details.status, a.details.willRetry])).toEqual([
+      ['failed', 1, 503, true],
+      ['failed', 2, 503, true],
+      ['success', 3, 200, false],
+    ]);
+    expect(attempts[0]!.details.response).toBe('busy');
+  });
+
+  it('a receiver that answers 400 gets one attempt, logged as failed for good', async () => {
+    const receiver = await startReceiver({ status: 400, body: 'no such hook' });
+    const addon = await createWebhook(app, receiver, ['feature-created']);
+    await newFlag('refused');
+    await receivedCount(receiver, 1);
+    const [attempt] = await loggedAttempts(app, addon.id, 1);
+    expect(attempt).toMatchObject({ state: 'failed', integrationId: addon.id, details: { attempt: 1, status: 400, willRetry: false } });
+    expect(attempt!.event.type).toBe('feature-created');
+  });
+
+  it('waits as long as a 429 answer says in Retry-After', async () => {
+    const receiver = await startReceiver();
+    receiver.answers.push({ status: 429, headers: { 'retry-after': '1' } });
+    const addon = await createWebhook(app, receiver, ['feature-created']);
+    await newFlag('throttled');
+    await receivedCount(receiver, 2);
+    const [first] = await loggedAttempts(app, addon.id, 2);
+    const waited = Date.parse(first!.details.nextAttemptAt as string) - Date.parse(first!.createdAt);
+    expect(waited).toBeGreaterThanOrEqual(900);
+  });
+
+  it('does not resend a delivery once a later event of the same integration went out', async () => {
+    const receiver = await startReceiver();
+    receiver.answers.push({ status: 500 });
+    await createWebhook(app, receiver, ['feature-created']);
+    const first = await newFlag('first');
+    const second = await newFlag('second');
+    const requests = await receivedCount(receiver, 3);
+    expect(requests.map((r) => r.json.featureName)).toEqual([first, first, second]);
+  });
+});
+
+describe('stopping deliveries', () => {
+  it('a disabled integration delivers nothing', async () => {
+    const receiver = await startReceiver();
+    await createWebhook(app, receiver, ['feature-created'], { enabled: false });
+    await newFlag('disabled');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it('disabling an integration drops the deliveries it was retrying', async () => {
+    const receiver = await startReceiver({ status: 503 });
+    const addon = await createWebhook(app, receiver, ['feature-created']);
+    await newFlag('dropped');
+    await until('a first attempt', async () => receiver.received.length, (n) => n >= 1);
+    await adminJson(app, 'POST', `/api/addons/${addon.id}`, { provider: 'webhook', enabled: false, parameters: { url: '*****' }, events: ['feature-created'] });
+    const seen = receiver.received.length;
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(receiver.received.length).toBeLessThanOrEqual(seen + 1);
+    const settled = receiver.received.length;
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(receiver.received.length).toBe(settled);
+  });
+
+  it('deleting an integration drops the deliveries it was retrying', async () => {
+    const receiver = await startReceiver({ status: 503 });
+    const addon = await createWebhook(app, receiver, ['feature-created']);
+    await newFlag('deleted');
+    await until('a first attempt', async () => receiver.received.length, (n) => n >= 1);
+    await adminJson(app, 'DELETE', `/api/admin/addons/${addon.id}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const settled = receiver.received.length;
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(receiver.received.length).toBe(settled);
+  });
+
+  it('a receiver that never answers does not hold up admin writes', async () => {
+    const receiver = await startReceiver('hang');
+    await createWebhook(app, receiver, ['feature-created']);
+    for (let i = 0; i < 10; i++) await newFlag('unblocked');
+    await until('the hanging receiver to be called', async () => receiver.received.length, (n) => n >= 1);
+    const { response } = await app.admin.GET('/api/admin/addons');
+    expect(response.status).toBe(200);
+    await receiver.close();
+  });
+});
+
+describe('the delivery log', () => {
+  it('lists attempts newest first, paged by limit and offset', async () => {
+    const receiver = await startReceiver();
+    const addon = await createWebhook(app, receiver, ['feature-created']);
+    const flags = [await newFlag('logged'), await newFlag('logged'), await newFlag('logged')];
+    await receivedCount(receiver, 3);
+    await loggedAttempts(app, addon.id, 3);
+    const all = await deliveryLog(app, addon.id);
+    expect(all.map((entry) => entry.event.featureName)).toEqual([...flags].reverse());
+    expect((await deliveryLog(app, addon.id, '?limit=1&offset=1')).map((entry) => entry.event.featureName)).toEqual([flags[1]]);
+    expect(all.every((entry) => entry.state === 'success' && typeof entry.details.durationMs === 'number')).toBe(true);
+  });
+
+  it('never shows what the integration sent as secrets', async () => {
+    const receiver = await startReceiver();
+    const addon = await createWebhook(app, receiver, ['feature-created'], { parameters: { authorization: 'Bearer log-secret-7' } });
+    await newFlag('secretive');
+    await loggedAttempts(app, addon.id, 1);
+    const response = await call(app, 'GET', `/api/admin/addons/${addon.id}/events`);
+    expect(response.text).not.toContain('log-secret-7');
+    expect(response.text).not.toContain(receiver.url);
+    expect(app.logs.join('\n')).not.toContain('log-secret-7');
+  });
+
+  it('refuses limits outside 1 to 100 and unknown integrations', async () => {
+    const receiver = await startReceiver();
+    const addon = await createWebhook(app, receiver, ['feature-created']);
+    for (const limit of ['0', '101', 'x']) {
+      expect((await call(app, 'GET', `/api/admin/addons/${addon.id}/events?limit=${limit}`)).status).toBe(400);
+    }
+    expect((await call(app, 'GET', '/api/admin/addons/999999/events')).status).toBe(404);
+  });
+});
+
+describe('chat providers', () => {
+  it('slack posts one message per channel its flag tags name, else to the default channel', async () => {
+    const receiver = await startReceiver();
+    await adminJson(app, 'POST', '/api/addons', {
+      provider: 'slack',
+      enabled: true,
+      events: ['feature-environment-enabled'],
+      parameters: { url: `${receiver.url}/slack`, defaultChannel: 'general', username: 'Flags' },
+    });
+    const untagged = await newFlag('chat');
+    const tagged = await newFlag('chat', 'default', { tags: ['slack:releases', 'slack:checkout'] });
+    for (const flag of [untagged, tagged]) await adminJson(app, 'POST', `/api/admin/projects/default/features/${flag}/environments/development/on`);
+    const requests = await receivedCount(receiver, 3);
+    const messages = requests.map((r) => `${r.json.channel} ${r.json.text.includes(untagged) ? 'untagged' : 'tagged'}`);
+    expect(messages.sort()).toEqual(['#checkout tagged', '#general untagged', '#releases tagged']);
+    expect(requests[0]!.json).toMatchObject({ username: 'Flags' });
+    expect(requests[0]!.json.text).toContain('admin');
+  });
+});

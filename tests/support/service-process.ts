@@ -1,0 +1,46 @@
+// The service as its own process (`server/main.ts`), for what only a real process shows: start, stop, kill -9.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll } from 'vitest';
+
+export interface Started {
+  process: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+const children: Started[] = [];
+afterAll(async () => {
+  for (const child of children) if (child.process.exitCode === null) child.process.kill('SIGKILL');
+});
+
+/** Starts the service with `env` over this process's environment; killed after the file if still running. */
+export function startService(env: Record<string, string>): Started {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const started = { process: child, output: () => output, exited };
+  children.push(started);
+  return started;
+}
+
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The address the service says it listens at (it binds port 0: the system picks a free port). */
+export const listeningAt = (service: Started) =>
+  waitFor('the listening address', () => /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(service.output())?.[1]);
+
+/** Waits until the service at `base` answers /health. */
+export const healthy = (base: string) => waitFor('health', async () => ((await fetch(`${base}/health`).catch(() => undefined))?.ok ? true : undefined));
