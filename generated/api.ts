@@ -1745,7 +1745,8 @@ export interface paths {
         /**
          * Update an integration; its provider cannot change
          * @description The whole configuration is replaced, except sensitive parameters sent as `*****`, which keep their stored
-         *     value. Disabling an integration drops its pending deliveries. Records `addon-config-updated`, without
+         *     value. Disabling an integration drops its pending deliveries; updating an enabled one sends the deliveries
+         *     waiting for a retry at once (after a URL was fixed, say). Records `addon-config-updated`, without
          *     parameters.
          */
         post: operations["updateAddon"];

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { desc, eq, inArray } from 'drizzle-orm';
 import type { components } from '../generated/api.js';
 import type { Handlers } from '../generated/handlers.js';
 import type { Db } from '../db/connect.js';
@@ -79,8 +79,9 @@ async function update(id: number, body: UpsertAddon, context: Parameters<Handler
   const row = await context.change(async (tx, record) => {
     const [updated] = await tx.update(t.addons).set(columns(body, parameters)).where(eq(t.addons.id, id)).returning();
     if (!updated) throw noSuchAddon(id);
-    // Disabled: what was waiting to be sent is not sent later.
+    // Disabled: what was waiting is not sent later. Still enabled (a URL fixed, say): what was waiting for a retry goes now.
     if (!updated.enabled) await tx.delete(t.integrationDeliveries).where(eq(t.integrationDeliveries.addonId, id));
+    else await tx.update(t.integrationDeliveries).set({ nextAttemptAt: new Date() }).where(eq(t.integrationDeliveries.addonId, id));
     await record({ type: 'addon-config-updated', data: described(updated), preData: described(before) });
     return updated;
   });
@@ -122,7 +123,7 @@ export const addonHandlers = {
       .select({ attempt: t.integrationEvents, event: t.events })
       .from(t.integrationEvents)
       .innerJoin(t.events, eq(t.events.id, t.integrationEvents.eventId))
-      .where(and(eq(t.integrationEvents.addonId, params.id)))
+      .where(eq(t.integrationEvents.addonId, params.id))
       .orderBy(desc(t.integrationEvents.id))
       .limit(query?.limit ?? LOG_PAGE)
       .offset(query?.offset ?? 0);

@@ -1,8 +1,9 @@
 // Measures the service from outside, on a fresh database: seeds flags through the admin API, then drives
 // the client API (full body, 304, gzip) and an admin read and write, and in the same run a bare fastify
-// server answering a fixed Buffer of the same size, as the limit our figures are a fraction of.
+// server answering a fixed Buffer of the same size, as the limit our figures are a fraction of. Then
+// integrations: one webhook's delivery rate, and admin write latency with a receiver that never answers.
 //
-// Usage: npm run bench [-- --flags 200 --seconds 10 --connections 50]
+// Usage: npm run bench [-- --flags 200 --seconds 10 --connections 50 --deliveries 2000 --writes 400]
 //   With DATABASE_URL set, a throw-away database is created on that server (and dropped after);
 //   otherwise the embedded database is used. Load comes from wrk when installed, else autocannon.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { throwAwayDatabase } from './throw-away-database.js';
 import { measure, type Load, type Measurement } from './bench-load.js';
+import { benchIntegrations } from './bench-integrations.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -118,6 +120,9 @@ async function main() {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     INIT_ADMIN_API_TOKENS: adminToken,
+    // The integration bench's receivers listen on 127.0.0.1; a failed delivery waits long enough to fill the outbox.
+    UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION: 'true',
+    INTEGRATION_RETRY_BASE_MS: '600000',
     ...(database ? { DATABASE_URL: database.url } : { DATA_DIR: dataDir, DATABASE_URL: '' }),
   }, await serveOptions());
   let limit: ChildProcess | undefined;
@@ -166,6 +171,14 @@ async function main() {
     console.log(row('GET one flag, admin API', results.adminRead));
     console.log(row(`GET ${SEARCH} (1 connection)`, results.search));
     console.log(`\nserver RSS: ${rssAtEnd.toFixed(0)} MB as the last run ends, ${rssSettled.toFixed(0)} MB ${SETTLE_MS / 1000} s after it`);
+
+    const flagNames = Array.from({ length: Math.min(flagCount, 50) }, (_, i) => `bench.flag-${String(i).padStart(5, '0')}`);
+    const integrations = await benchIntegrations(api, flagNames, option('deliveries', 2000), option('writes', 400));
+    console.log(`\nintegrations: ${integrations.deliveries} queued deliveries through one webhook integration drained at ` +
+      `${integrations.deliveriesPerSecond.toFixed(0)} deliveries/s`);
+    console.log(`admin writes (PATCH a flag, 4 at a time, ${integrations.writes} each): p50/p99 ` +
+      `${integrations.writeP50NoIntegration.toFixed(1)}/${integrations.writeP99NoIntegration.toFixed(1)} ms without an integration, ` +
+      `${integrations.writeP50Hanging.toFixed(1)}/${integrations.writeP99Hanging.toFixed(1)} ms with a webhook whose receiver never answers`);
   } finally {
     if (limit) await stop(limit);
     await stop(server);

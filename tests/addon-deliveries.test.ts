@@ -124,6 +124,17 @@ describe('retries', () => {
     expect(waited).toBeGreaterThanOrEqual(900);
   });
 
+  it('an update of the integration sends what was waiting for a retry at once', async () => {
+    const receiver = await startReceiver();
+    receiver.answers.push({ status: 503, headers: { 'retry-after': '3600' } });
+    const addon = await createWebhook(app, receiver, ['feature-created']);
+    const flag = await newFlag('fixed');
+    await receivedCount(receiver, 1);
+    await adminJson(app, 'PUT', `/api/admin/addons/${addon.id}`, { provider: 'webhook', enabled: true, parameters: { url: '*****' }, events: ['feature-created'] });
+    const requests = await receivedCount(receiver, 2);
+    expect(requests[1]!.json.featureName).toBe(flag);
+  });
+
   it('does not resend a delivery once a later event of the same integration went out', async () => {
     const receiver = await startReceiver();
     receiver.answers.push({ status: 500 });
@@ -212,25 +223,5 @@ describe('the delivery log', () => {
       expect((await call(app, 'GET', `/api/admin/addons/${addon.id}/events?limit=${limit}`)).status).toBe(400);
     }
     expect((await call(app, 'GET', '/api/admin/addons/999999/events')).status).toBe(404);
-  });
-});
-
-describe('chat providers', () => {
-  it('slack posts one message per channel its flag tags name, else to the default channel', async () => {
-    const receiver = await startReceiver();
-    await adminJson(app, 'POST', '/api/addons', {
-      provider: 'slack',
-      enabled: true,
-      events: ['feature-environment-enabled'],
-      parameters: { url: `${receiver.url}/slack`, defaultChannel: 'general', username: 'Flags' },
-    });
-    const untagged = await newFlag('chat');
-    const tagged = await newFlag('chat', 'default', { tags: ['slack:releases', 'slack:checkout'] });
-    for (const flag of [untagged, tagged]) await adminJson(app, 'POST', `/api/admin/projects/default/features/${flag}/environments/development/on`);
-    const requests = await receivedCount(receiver, 3);
-    const messages = requests.map((r) => `${r.json.channel} ${r.json.text.includes(untagged) ? 'untagged' : 'tagged'}`);
-    expect(messages.sort()).toEqual(['#checkout tagged', '#general untagged', '#releases tagged']);
-    expect(requests[0]!.json).toMatchObject({ username: 'Flags' });
-    expect(requests[0]!.json.text).toContain('admin');
   });
 });

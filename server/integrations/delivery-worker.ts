@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
 import * as t from '../../db/schema.js';
@@ -226,14 +226,16 @@ export class DeliveryWorker {
     return true;
   }
 
-  /** Takes the delivery out of the outbox and logs its last attempt, together; nothing when the lease was lost. */
+  /**
+   * Takes the delivery out of the outbox and logs its last attempt, in one statement (one round trip per
+   * delivery); nothing when the lease was lost meanwhile.
+   */
   private async finish(delivery: Delivery, owner: string, addonId: number, log: Pick<typeof t.integrationEvents.$inferInsert, 'state' | 'stateDetails' | 'details'>) {
-    await this.db.transaction(async (tx) => {
-      const [removed] = await tx
-        .delete(t.integrationDeliveries)
-        .where(and(eq(t.integrationDeliveries.id, delivery.id), eq(t.integrationDeliveries.leaseOwner, owner)))
-        .returning({ id: t.integrationDeliveries.id });
-      if (removed) await tx.insert(t.integrationEvents).values({ addonId, eventId: delivery.eventId, ...log });
-    });
+    await this.db.execute(sql`
+      with removed as (
+        delete from integration_deliveries where id = ${delivery.id} and lease_owner = ${owner} returning id
+      )
+      insert into integration_events (addon_id, event_id, state, state_details, details)
+      select ${addonId}, ${delivery.eventId}, ${log.state}, ${log.stateDetails}, ${JSON.stringify(log.details)}::jsonb from removed`);
   }
 }
