@@ -207,6 +207,12 @@ describe('permissions', () => {
     expectError(await call(app, 'GET', `/api/admin/addons/${created.id}/events`, as(viewer)), 403, 'NoAccessError');
   });
 
+  it('a client token may not list or create integrations', async () => {
+    const created = await adminJson(app, 'POST', '/api/admin/api-tokens', { tokenName: 'addons-client', type: 'client', environment: 'development' });
+    expectError(await call(app, 'GET', '/api/admin/addons', { token: created.secret }), 403, 'NoAccessError');
+    expectError(await call(app, 'POST', '/api/addons', { token: created.secret, body: webhook() }), 403, 'NoAccessError');
+  });
+
   it('needs a credential to list integrations', async () => {
     expectError(await call(app, 'GET', '/api/admin/addons', { token: null }), 401, 'AuthenticationRequired');
   });

@@ -36,6 +36,8 @@ interface Fixtures {
   /** A personal access token of the session user. */
   patId: number;
   appName: string;
+  /** A webhook integration (its receiver address refuses connections: deliveries fail and are retried). */
+  addonId: number;
 }
 
 const pathParameters: Record<string, (f: Fixtures, path: string) => string | number> = {
@@ -51,7 +53,7 @@ const pathParameters: Record<string, (f: Fixtures, path: string) => string | num
   typeName: (f) => f.tagType,
   type: (f) => f.tagType,
   value: (f) => f.tagValue,
-  id: (f) => f.userId,
+  id: (f, path) => (path.includes('/addons/') ? f.addonId : f.userId),
   userId: (f) => f.userId,
   groupId: (f) => f.groupId,
   roleId: (f) => f.roleId,
@@ -78,6 +80,8 @@ const BEYOND_INT4 = 2 ** 31;
 /** The largest id the contract accepts, naming no segment. */
 const LARGEST_ID = 2 ** 31 - 1;
 const NEW_PASSWORD = 'Another-Battery-Staple-7';
+/** Nothing listens on port 9 of the loopback: a delivery there fails at once. */
+const WEBHOOK_URL = 'http://127.0.0.1:9/hook';
 
 const hints: Record<string, Hint> = {
   Email: () => `${unique('user')}@example.com`,
@@ -141,6 +145,14 @@ const hints: Record<string, Hint> = {
   'AddProjectAccess.users': (f) => [f.userId],
   'AddProjectAccess.groups': (f) => [f.groupId],
   'SetOidcSettings.defaultRootRoleId': () => 3,
+  'UpsertAddon.provider': () => 'webhook',
+  'UpsertAddon.parameters': (_f, mode) =>
+    mode === 'required'
+      ? { url: WEBHOOK_URL }
+      : { url: WEBHOOK_URL, contentType: 'application/json', authorization: 'Bearer x1', customHeaders: '{"X-Team": "checkout"}', bodyTemplate: '{"type": "{{event.type}}"}' },
+  'UpsertAddon.events': () => ['feature-created'],
+  'UpsertAddon.projects': (f) => [f.project],
+  'UpsertAddon.environments': (f) => [f.environment],
 };
 
 const patches = (byMode: Record<Mode, object[]>): Hint => (_f, mode) => byMode[mode];
@@ -367,6 +379,9 @@ const create = {
   async apiToken(environment: string, project: string): Promise<string> {
     return (await must('POST', '/api/admin/api-tokens', { tokenName: unique('token'), type: 'client', environment, projects: [project] })).secret;
   },
+  async addon(): Promise<number> {
+    return (await must('POST', '/api/addons', { provider: 'webhook', enabled: true, events: ['feature-created'], parameters: { url: WEBHOOK_URL } })).id;
+  },
   async signupToken(): Promise<string> {
     return (await must('POST', '/api/admin/invite-link/tokens', { name: unique('invite'), expiresAt: FUTURE })).secret;
   },
@@ -464,6 +479,7 @@ const freshFixtures: Partial<Record<OperationId, (f: Fixtures) => Promise<Partia
     await must('POST', `${projectPath(f.project)}/favorites`, undefined, as(f.user));
     return {};
   },
+  deleteAddon: async () => ({ addonId: await create.addon() }),
   deleteOidcSettings: async () => {
     await must('POST', '/api/admin/auth/oidc/settings', { enabled: true, clientId: 'flags', secret: 'oidc-secret', discoverUrl: 'https://login.example.com' });
     return {};
@@ -580,6 +596,7 @@ beforeAll(async () => {
     signupToken: await create.signupToken(),
     patId: await create.personalAccessToken(user),
     appName: unique('app'),
+    addonId: await create.addon(),
   };
   const parent = await create.flag(base);
   const flag = await create.flag(base);
