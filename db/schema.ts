@@ -552,3 +552,15 @@ export const integrationEvents = pgTable(
   },
   (t) => [index('integration_events_addon_idx').on(t.addonId, t.id)],
 );
+
+/** Requests per 5-minute bucket, application and endpoint group: the source of usage metrics without Prometheus. */
+export const requestCounts = pgTable(
+  'request_counts',
+  {
+    bucket: timestamp('bucket', { withTimezone: true }).notNull(),
+    appName: text('app_name').notNull(),
+    endpoint: text('endpoint').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.appName, t.endpoint] })],
+);

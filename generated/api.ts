@@ -1756,6 +1756,85 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/state/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export flags and strategy definitions, or with `version=2` everything that makes up the flag configuration
+         * @description Version 1 (the default) is the interface's document: the flags of one environment (`development` unless
+         *     `environment` names another) with their enabled state, strategies and variants, and the custom strategy
+         *     definitions. Version 2 is complete: environments, projects and their environments, context fields, custom
+         *     strategy definitions, tag types, tags, segments, and every flag (archived ones included) with its tags,
+         *     dependencies and, per environment, its enabled state, variants and strategies (ids, order, constraints,
+         *     segments, variants kept). Importing a version 2 export into an empty instance rebuilds the same client API
+         *     answers. Never exported: users, API tokens, passwords, integrations, events.
+         */
+        get: operations["exportState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/state/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a version 1 or version 2 document, in one transaction
+         * @description The document comes as the JSON body, or as the `file` field of a multipart form (JSON or YAML, told apart by
+         *     content; at most 50 MB). It is checked whole first: an invalid document is a 400 naming the first bad place,
+         *     and nothing is written. `drop=true` first removes every flag (archived ones too), every custom strategy
+         *     definition and every segment. `keep=true` (the default) leaves what exists alone and adds only what is
+         *     missing; `keep=false` replaces existing flags, strategy definitions and segments with the document's.
+         *     Projects, environments, context fields, tag types and tags are added when missing and otherwise kept.
+         *     Version 1 flags go to the `development` environment unless `environment` names another, in the project
+         *     they name or `default`. Records `drop-features`, `drop-strategies`, `feature-import`, `strategy-import`,
+         *     `project-import`, `environment-import`, `tag-type-import`, `tag-import`, `feature-tag-import` and
+         *     `segment-import`; SDKs see the imported flags at once.
+         */
+        post: operations["importState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/metrics/rps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Requests per second per application and endpoint over the last 6 hours
+         * @description Each of `clientMetrics` (the client API) and `adminMetrics` (the admin API) is a Prometheus `query_range`
+         *     result over the last 6 hours at a 5-minute step, one series per `appName` (the SDK's or caller's app-name
+         *     header, `unknown` without one) and `endpoint` group. With `PROMETHEUS_API` set, the results come from that
+         *     Prometheus (`http_request_duration_milliseconds_count`, as Unleash asks it); otherwise from the service's
+         *     own request counts, kept per 5 minutes in the database and shared by every instance.
+         */
+        get: operations["getRequestsPerSecond"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1768,10 +1847,10 @@ export interface components {
              */
             id: string;
             /**
-             * @description The kind of error. Each status has its own (400 `ValidationError`, 401 `AuthenticationRequired`, 403 `NoAccessError`, 404 `NotFoundError`, 415 `ContentTypeerror`, spelled as Unleash spells it, 408 `RequestTimeoutError` when a request does not arrive in time, 431 `RequestHeaderFieldsTooLargeError` when its request line and headers exceed 16 KB, 500 `InternalError`, 503 `ServiceUnavailableError` when the database is not answering), except 409: `NameExistsError` when a name or identity exists already, `ConflictError` for other conflicts with the current state
+             * @description The kind of error. Each status has its own (400 `ValidationError`, 401 `AuthenticationRequired`, 403 `NoAccessError`, 404 `NotFoundError`, 415 `ContentTypeerror`, spelled as Unleash spells it, 408 `RequestTimeoutError` when a request does not arrive in time, 431 `RequestHeaderFieldsTooLargeError` when its request line and headers exceed 16 KB, 413 `PayloadTooLargeError` for a body larger than the operation accepts, 500 `InternalError`, 502 `BadGatewayError` when a service the answer depends on fails, 503 `ServiceUnavailableError` when the database is not answering), except 409: `NameExistsError` when a name or identity exists already, `ConflictError` for other conflicts with the current state
              * @enum {string}
              */
-            name: "ValidationError" | "AuthenticationRequired" | "NoAccessError" | "NotFoundError" | "NameExistsError" | "ConflictError" | "ContentTypeerror" | "TooManyRequestsError" | "InternalError" | "ServiceUnavailableError" | "RequestTimeoutError" | "RequestHeaderFieldsTooLargeError";
+            name: "ValidationError" | "AuthenticationRequired" | "NoAccessError" | "NotFoundError" | "NameExistsError" | "ConflictError" | "ContentTypeerror" | "TooManyRequestsError" | "InternalError" | "ServiceUnavailableError" | "RequestTimeoutError" | "RequestHeaderFieldsTooLargeError" | "PayloadTooLargeError" | "BadGatewayError";
             /** @description What went wrong and what to fix */
             message: string;
         };
@@ -3332,6 +3411,169 @@ export interface components {
         IntegrationEventsEnvelope: {
             integrationEvents: components["schemas"]["IntegrationEvent"][];
         };
+        /**
+         * @description A yes or no in a query: `true`, `false`, `1` or `0`
+         * @enum {string}
+         */
+        QueryBoolean: "true" | "false" | "1" | "0";
+        /** @description An instance state document: version 1 is `StateV1`, version 2 is `StateV2` (older Unleash documents without a version read as version 1). On import the document is checked whole against the schema of its version. */
+        StateDocument: {
+            /** @enum {integer} */
+            version: 1 | 2;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The interface's export: the flags of one environment and the custom strategy definitions. Fields other Unleash versions add to a flag are accepted and ignored. */
+        StateV1: {
+            /** @constant */
+            version: 1;
+            features?: components["schemas"]["StateV1Feature"][];
+            strategies?: components["schemas"]["StateV1Strategy"][];
+        };
+        /** @description A flag as version 1 has it, in one environment. Booleans may also be written 0 or 1. */
+        StateV1Feature: {
+            name: components["schemas"]["NameType"];
+            description?: string | null;
+            /** @description A feature type; default `release` */
+            type?: string;
+            /** @description An existing project; default `default` */
+            project?: string;
+            /** @description Whether it is on in the environment */
+            enabled?: boolean | number;
+            stale?: boolean | number;
+            impressionData?: boolean | number;
+            strategies?: components["schemas"]["StateV1FeatureStrategy"][];
+            variants?: components["schemas"]["Variant"][];
+        };
+        /** @description A strategy of a version 1 flag. */
+        StateV1FeatureStrategy: {
+            /** @description An existing strategy definition or one of the document's */
+            name: string;
+            parameters?: components["schemas"]["StrategyParameters"];
+            constraints?: components["schemas"]["Constraint"][];
+        };
+        /** @description A custom strategy definition as version 1 has it. */
+        StateV1Strategy: {
+            name: components["schemas"]["NameType"];
+            description?: string | null;
+            parameters?: components["schemas"]["StrategyParameterDefinition"][];
+        };
+        /** @description The complete flag configuration of an instance. Every list is optional on import; an export has them all, each in a stable order. */
+        StateV2: {
+            /** @constant */
+            version: 2;
+            environments?: components["schemas"]["StateEnvironment"][];
+            projects?: components["schemas"]["StateProject"][];
+            contextFields?: components["schemas"]["CreateContextField"][];
+            strategies?: components["schemas"]["StateStrategyDefinition"][];
+            tagTypes?: components["schemas"]["CreateTagType"][];
+            tags?: components["schemas"]["Tag"][];
+            segments?: components["schemas"]["StateSegment"][];
+            features?: components["schemas"]["StateFeature"][];
+        };
+        /** @description An environment in a version 2 document. */
+        StateEnvironment: {
+            name: components["schemas"]["NameType"];
+            type: components["schemas"]["NameType"];
+            /** @description Default true */
+            enabled?: boolean;
+            /** @description Default 9999 */
+            sortOrder?: number;
+        };
+        /** @description A project in a version 2 document, with the environments it uses. */
+        StateProject: {
+            id: components["schemas"]["NameType"];
+            name: components["schemas"]["ProjectName"];
+            description?: string | null;
+            mode?: components["schemas"]["ProjectMode"];
+            defaultStickiness?: string;
+            /** @description Environments of the document or of the instance */
+            environments?: string[];
+        };
+        /** @description A custom strategy definition in a version 2 document. */
+        StateStrategyDefinition: {
+            name: components["schemas"]["NameType"];
+            title?: string | null;
+            description?: string | null;
+            /** @description Default false */
+            deprecated?: boolean;
+            parameters?: components["schemas"]["StrategyParameterDefinition"][];
+        };
+        /** @description A segment in a version 2 document. Its id is kept, since client answers name segments by id. */
+        StateSegment: {
+            id: number;
+            name: string;
+            description?: string | null;
+            /** @description Null for a segment every project may use */
+            project?: string | null;
+            constraints?: components["schemas"]["Constraint"][];
+        };
+        /** @description A flag in a version 2 document, with its configuration in every environment. */
+        StateFeature: {
+            name: components["schemas"]["NameType"];
+            project: string;
+            /** @description Default `release` */
+            type?: string;
+            description?: string | null;
+            impressionData?: boolean;
+            stale?: boolean;
+            /** Format: date-time */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @description Set for an archived flag
+             */
+            archivedAt?: string | null;
+            tags?: components["schemas"]["Tag"][];
+            dependencies?: components["schemas"]["CreateDependency"][];
+            environments?: components["schemas"]["StateFeatureEnvironment"][];
+        };
+        /** @description A flag's configuration in one environment of its project. */
+        StateFeatureEnvironment: {
+            name: string;
+            /** @description Default false */
+            enabled?: boolean;
+            variants?: components["schemas"]["Variant"][];
+            strategies?: components["schemas"]["StateFeatureStrategy"][];
+        };
+        /** @description A strategy of a flag in one environment, with its id and place kept. */
+        StateFeatureStrategy: {
+            /** @description Kept when given; a new id otherwise */
+            id?: string;
+            name: string;
+            title?: string | null;
+            disabled?: boolean;
+            sortOrder?: number;
+            parameters?: components["schemas"]["StrategyParameters"];
+            constraints?: components["schemas"]["Constraint"][];
+            variants?: components["schemas"]["StrategyVariant"][];
+            /** @description Ids of segments of the document or of the instance */
+            segments?: number[];
+        };
+        /** @description A Prometheus `query_range` answer: one series per label set, each a list of `[unix seconds, "value"]` points. */
+        PrometheusQueryResult: {
+            /** @description `success` */
+            status: string;
+            data: {
+                /** @description `matrix` */
+                resultType: string;
+                result: {
+                    /** @description `appName` and `endpoint` (the path group, such as `/api/client/features` or `/api/admin`) */
+                    metric: {
+                        [key: string]: string;
+                    };
+                    values: [
+                        number | string,
+                        string | number
+                    ][];
+                }[];
+            };
+        };
+        /** @description Requests per second over the last 6 hours at a 5-minute step, for the client API and the admin API. */
+        RequestsPerSecond: {
+            clientMetrics: components["schemas"]["PrometheusQueryResult"];
+            adminMetrics: components["schemas"]["PrometheusQueryResult"];
+        };
     };
     responses: {
         /** @description The request does not match the contract; the message names the field and the rule */
@@ -3390,6 +3632,24 @@ export interface components {
         };
         /** @description The body is not `application/json` */
         UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is larger than this operation accepts */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The service this answer depends on (a configured Prometheus) failed or did not answer in time */
+        BadGateway: {
             headers: {
                 [name: string]: unknown;
             };
@@ -7520,6 +7780,107 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    exportState: {
+        parameters: {
+            query?: {
+                /** @description `json` (default) or `yaml` */
+                format?: "json" | "yaml";
+                /** @description Answer as an attachment named `export-YYYY-MM-DD_HH-mm-ss.json` (or `.yml`); default false */
+                download?: components["schemas"]["QueryBoolean"];
+                /** @description Include the flags (version 1); default true */
+                featureToggles?: components["schemas"]["QueryBoolean"];
+                /** @description Include the custom strategy definitions (version 1); default true */
+                strategies?: components["schemas"]["QueryBoolean"];
+                /** @description The environment whose state version 1 exports; default `development` */
+                environment?: string;
+                /** @description `1` (default), the interface's document, or `2`, the complete one */
+                version?: 1 | 2;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document */
+            200: {
+                headers: {
+                    /** @description With `download`: `attachment; filename="export-…"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StateDocument"];
+                    "application/yaml": components["schemas"]["StateDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    importState: {
+        parameters: {
+            query?: {
+                /** @description Remove every flag, custom strategy definition and segment first; default false */
+                drop?: components["schemas"]["QueryBoolean"];
+                /** @description Keep what exists and add only what is missing; default true */
+                keep?: components["schemas"]["QueryBoolean"];
+                /** @description The environment version 1 flags are imported into; default `development` */
+                environment?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StateDocument"];
+                "multipart/form-data": {
+                    /** @description The document, JSON or YAML */
+                    file?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The document was imported */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getRequestsPerSecond: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Requests per second, per application and endpoint group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestsPerSecond"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            502: components["responses"]["BadGateway"];
         };
     };
 }

@@ -22,7 +22,7 @@ export interface PreSerialized {
 }
 
 /** Operations whose handler may answer with a PreSerialized body (x-pre-serialized in the contract). */
-type PreSerializedOperation = 'getClientFeatures';
+type PreSerializedOperation = 'exportState' | 'getClientFeatures';
 
 /** What a handler may answer: one of the contract's statuses with the body declared for it. */
 export type ReplyOf<Id extends keyof operations> = {
@@ -90,6 +90,7 @@ export interface Handlers {
   disableFeatureEnvironment: Handler<'disableFeatureEnvironment'>;
   enableEnvironment: Handler<'enableEnvironment'>;
   enableFeatureEnvironment: Handler<'enableFeatureEnvironment'>;
+  exportState: Handler<'exportState'>;
   favoriteFeature: Handler<'favoriteFeature'>;
   favoriteProject: Handler<'favoriteProject'>;
   getAddon: Handler<'getAddon'>;
@@ -130,6 +131,7 @@ export interface Handlers {
   getProjectInsights: Handler<'getProjectInsights'>;
   getProjects: Handler<'getProjects'>;
   getReady: Handler<'getReady'>;
+  getRequestsPerSecond: Handler<'getRequestsPerSecond'>;
   getRole: Handler<'getRole'>;
   getRoles: Handler<'getRoles'>;
   getSegment: Handler<'getSegment'>;
@@ -145,6 +147,7 @@ export interface Handlers {
   getTagsByType: Handler<'getTagsByType'>;
   getUser: Handler<'getUser'>;
   getUsers: Handler<'getUsers'>;
+  importState: Handler<'importState'>;
   login: Handler<'login'>;
   logout: Handler<'logout'>;
   markFeaturesStale: Handler<'markFeaturesStale'>;

@@ -25,9 +25,11 @@ import { projectHandlers } from './projects.js';
 import { roleHandlers } from './roles.js';
 import { segmentHandlers } from './segments.js';
 import { signupHandlers } from './signup.js';
+import { stateHandlers } from './state.js';
 import { strategyHandlers } from './strategies.js';
 import { tagTypeHandlers } from './tag-types.js';
 import { tagHandlers } from './tags.js';
+import { usageMetricHandlers } from './usage-metrics.js';
 import { userHandlers } from './users.js';
 
 /** One handler per operationId of the contract; a missing or misspelled one fails to compile. */
@@ -62,4 +64,6 @@ export const handlers = {
   ...favoriteHandlers,
   ...oidcSettingHandlers,
   ...addonHandlers,
+  ...stateHandlers,
+  ...usageMetricHandlers,
 } satisfies Handlers;

@@ -39,6 +39,8 @@ export interface AppConfig {
   /** The user created at the first start, when no user exists; a password is generated when none is given. */
   defaultAdmin?: { username: string; password?: string | undefined };
   integrations?: Partial<IntegrationConfig>;
+  /** PROMETHEUS_API: a Prometheus whose request metrics usage metrics (`/api/admin/metrics/rps`) are read from. */
+  prometheusApi?: string | undefined;
   /** Where log lines go (tests capture them); standard output when absent. */
   logStream?: NodeJS.WritableStream;
 }
@@ -69,6 +71,7 @@ export const environmentVariables = {
   GRACEFUL_SHUTDOWN_TIMEOUT: 'At SIGTERM or SIGINT, milliseconds requests in flight may take to finish; then their connections are closed and the process exits. Default 10000.',
   UNLEASH_DEFAULT_ADMIN_USERNAME: 'Username of the admin user created at the first start, when no user exists. Default admin.',
   UNLEASH_DEFAULT_ADMIN_PASSWORD: 'Its password (at least 10 characters, not a common one); generated and printed once when unset.',
+  PROMETHEUS_API: 'Base URL of a Prometheus that scrapes the service; usage metrics (/api/admin/metrics/rps) are read from it. Unset: from the service\'s own request counts.',
   UNLEASH_URL: 'The address people reach the service at, for links in integration messages. Default http://localhost:4242.',
   UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION: '`true`: integration URLs may resolve to private, loopback or link-local addresses. Default false.',
   UNLEASH_ALLOW_LIST_INTEGRATION: 'Comma-separated host names integrations may send to whatever they resolve to.',
@@ -164,6 +167,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     gracefulShutdownTimeoutMs: positiveInteger(env.GRACEFUL_SHUTDOWN_TIMEOUT, 'GRACEFUL_SHUTDOWN_TIMEOUT', DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS),
     defaultAdmin: { username: env.UNLEASH_DEFAULT_ADMIN_USERNAME || 'admin', password: env.UNLEASH_DEFAULT_ADMIN_PASSWORD || undefined },
     integrations: integrationsFromEnv(env),
+    prometheusApi: env.PROMETHEUS_API ? env.PROMETHEUS_API.replace(/\/+$/, '') : undefined,
   };
 }
 

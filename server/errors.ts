@@ -25,6 +25,7 @@ export const nameExists = (message: string) => new AppError(409, 'NameExistsErro
 export const conflict = (message: string) => new AppError(409, 'ConflictError', message);
 export const tooManyRequests = (message: string) => new AppError(429, 'TooManyRequestsError', message);
 export const unsupportedMediaType = (message: string) => new AppError(415, 'ContentTypeerror', message);
+export const badGateway = (message: string) => new AppError(502, 'BadGatewayError', message);
 export const serviceUnavailable = (message: string) => new AppError(503, 'ServiceUnavailableError', message);
 
 const DATABASE_UNAVAILABLE = 'The database is not answering right now; try again in a few seconds.';
@@ -57,6 +58,7 @@ const nameByStatus: Record<number, ErrorName> = {
   404: 'NotFoundError',
   409: 'ConflictError',
   415: 'ContentTypeerror',
+  413: 'PayloadTooLargeError',
   429: 'TooManyRequestsError',
 };
 
