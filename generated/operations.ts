@@ -112,7 +112,7 @@ export const operationTable = {
   getTagsByType: {"method":"GET","path":"/api/admin/tags/{type}","permissions":["NONE"],"public":false,"bodyMediaTypes":[]},
   getUser: {"method":"GET","path":"/api/admin/user-admin/{id}","permissions":["ADMIN"],"public":false,"bodyMediaTypes":[]},
   getUsers: {"method":"GET","path":"/api/admin/user-admin","permissions":["ADMIN"],"public":false,"bodyMediaTypes":[]},
-  importState: {"method":"POST","path":"/api/admin/state/import","permissions":["ADMIN"],"public":false,"bodyMediaTypes":["application/json","multipart/form-data"]},
+  importState: {"method":"POST","path":"/api/admin/state/import","permissions":["ADMIN"],"public":false,"bodyMediaTypes":["application/json","multipart/form-data"],"bodyLimit":52428800},
   login: {"method":"POST","path":"/auth/simple/login","permissions":["NONE"],"public":true,"bodyMediaTypes":["application/json"]},
   logout: {"method":"POST","path":"/logout","permissions":["NONE"],"public":true,"bodyMediaTypes":[]},
   markFeaturesStale: {"method":"POST","path":"/api/admin/projects/{projectId}/stale","permissions":["UPDATE_FEATURE"],"public":false,"bodyMediaTypes":["application/json"]},

@@ -19,6 +19,8 @@ interface OperationEntry {
   /** The media types the request body may have; empty when the operation takes no body. */
   bodyMediaTypes: string[];
   preSerialized?: boolean;
+  /** The largest body the operation takes, in bytes (x-body-limit), when above the service's default. */
+  bodyLimit?: number;
 }
 
 async function operationTable(contract: any): Promise<Record<string, OperationEntry>> {
@@ -42,6 +44,7 @@ async function operationTable(contract: any): Promise<Record<string, OperationEn
         public: security.length === 0,
         bodyMediaTypes: Object.keys(op.requestBody?.content ?? {}),
         ...(op['x-pre-serialized'] === true && { preSerialized: true }),
+        ...(typeof op['x-body-limit'] === 'number' && { bodyLimit: op['x-body-limit'] }),
       };
     }
   }

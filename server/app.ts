@@ -4,7 +4,9 @@ import type { Logger } from 'pino';
 import openapiGlue from 'fastify-openapi-glue';
 import { openDatabase, type Db } from '../db/connect.js';
 import { handlers } from '../handlers/index.js';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
+import { operationTable, type OperationId } from '../generated/operations.js';
 import { registerAuth } from './auth.js';
 import { registerBodyGuard } from './body-guard.js';
 import { ClientFeatureCache } from './client-features/cache.js';
@@ -41,6 +43,8 @@ export interface BuiltApp {
 }
 
 const BOOTSTRAP_LOCK_KEY = 4242_0002;
+/** The largest file a multipart form may carry (the state import's document). */
+const MULTIPART_FILE_LIMIT = 50 * 1024 * 1024;
 
 /**
  * The configured tokens and the first start's admin token and user, in one transaction that replicas take
@@ -136,6 +140,13 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       });
       api.addHook('onSend', async (request, reply) => {
         reply.header('x-request-id', request.id);
+      });
+      // Multipart forms (the state import's `file`), read whole into the body; their size bounded.
+      await api.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: MULTIPART_FILE_LIMIT, files: 1, fields: 10, parts: 11 } });
+      api.addHook('onRoute', (route) => {
+        const id = (route.schema as { operationId?: string } | undefined)?.operationId;
+        const limit = id && id in operationTable ? (operationTable[id as OperationId] as { bodyLimit?: number }).bodyLimit : undefined;
+        if (limit) route.bodyLimit = limit;
       });
       await registerDocs(api);
       await api.register(openapiGlue, { specification: structuredClone(contract), serviceHandlers: routeHandlers(handlers, context) });

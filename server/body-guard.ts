@@ -48,6 +48,8 @@ export function registerBodyGuard(app: FastifyInstance): void {
       throw unsupportedMediaType(unsupportedContentTypeMessage(contentType));
     }
     if (request.body instanceof UnusableJson) throw badRequest(request.body.message);
+    // A multipart form is read by its plugin's own hook, after this one.
+    if (contentType === 'multipart/form-data') return;
     if (request.body === undefined) throw badRequest('This operation needs a JSON request body; the body is empty.');
   });
 }
