@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { asc, eq, gt, max } from 'drizzle-orm';
+import { asc, gt, inArray, max } from 'drizzle-orm';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import type { components } from '../generated/api.js';
@@ -20,7 +20,8 @@ export interface EventInput {
   tags?: { type: string; value: string }[];
 }
 
-export type RecordEvent = (event: EventInput) => Promise<void>;
+/** Records one event, or many at once (written in batches: an import's thousands of events cost a few statements). */
+export type RecordEvent = (event: EventInput | EventInput[]) => Promise<void>;
 
 /** What a committed event says about what changed. */
 export interface ChangedEvent {
@@ -38,13 +39,6 @@ export interface Change {
 
 export type ChangeListener = (change: Change) => void;
 
-async function currentTags(tx: Db, featureName: string) {
-  const rows = await tx
-    .select({ type: t.featureTags.tagType, value: t.featureTags.tagValue })
-    .from(t.featureTags)
-    .where(eq(t.featureTags.featureName, featureName));
-  return rows;
-}
 
 /** The most events read at once when catching up with other replicas; past that, everything counts as changed. */
 const CATCH_UP_LIMIT = 5000;
@@ -104,36 +98,62 @@ export class EventLog {
     const recorded: ChangedEvent[] = [];
     const result = await this.db.transaction(async (tx) => {
       const record: RecordEvent = async (event) => {
-        const id = await insertEvent(tx as Db, caller, event);
-        if (id !== undefined) recorded.push({ id, type: event.type, featureName: event.featureName ?? null, environment: event.environment ?? null });
+        recorded.push(...(await insertEvents(tx as Db, caller, Array.isArray(event) ? event : [event])));
       };
       const outcome = await work(tx as Db, record);
       if (recorded.length > 0 && this.announce) await this.announce(tx as Db);
       return outcome;
     });
-    if (recorded.length > 0) this.emit({ revision: Math.max(...recorded.map((e) => e.id)), events: recorded });
+    if (recorded.length > 0) this.emit({ revision: recorded.reduce((highest, e) => Math.max(highest, e.id), 0), events: recorded });
     return result;
   }
 }
 
-/** Writes one event row; an update whose data equals its preData writes nothing. */
-async function insertEvent(tx: Db, caller: Caller, event: EventInput): Promise<number | undefined> {
-  if (event.data != null && event.preData != null && isDeepStrictEqual(event.data, event.preData)) return undefined;
-  const tags = event.tags ?? (event.featureName ? await currentTags(tx, event.featureName) : []);
-  const [row] = await tx
-    .insert(t.events)
-    .values({
-      type: event.type,
-      createdBy: caller.name,
-      createdByUserId: caller.userId,
-      project: event.project ?? null,
-      featureName: event.featureName ?? null,
-      environment: event.environment ?? null,
-      data: event.data ?? null,
-      preData: event.preData ?? null,
-      tags,
-    })
-    .returning({ id: t.events.id });
-  if (row) await queueDeliveries(tx, { id: row.id, type: event.type, project: event.project ?? null, environment: event.environment ?? null });
-  return row?.id;
+/** Rows one INSERT writes at most. */
+const EVENT_BATCH = 1000;
+
+/** The tags of each flag, for events that did not bring theirs. */
+async function tagsOfFlags(tx: Db, names: string[]) {
+  const tags = new Map<string, { type: string; value: string }[]>(names.map((name) => [name, []]));
+  if (names.length === 0) return tags;
+  const rows = await tx
+    .select({ featureName: t.featureTags.featureName, type: t.featureTags.tagType, value: t.featureTags.tagValue })
+    .from(t.featureTags)
+    .where(inArray(t.featureTags.featureName, names));
+  for (const row of rows) tags.get(row.featureName)!.push({ type: row.type, value: row.value });
+  return tags;
+}
+
+/**
+ * Writes the event rows and queues their integration deliveries, in order; an update whose data equals its
+ * preData writes nothing. Answers what was written.
+ */
+async function insertEvents(tx: Db, caller: Caller, events: EventInput[]): Promise<ChangedEvent[]> {
+  const written: ChangedEvent[] = [];
+  const changing = events.filter((event) => !(event.data != null && event.preData != null && isDeepStrictEqual(event.data, event.preData)));
+  for (let start = 0; start < changing.length; start += EVENT_BATCH) {
+    const batch = changing.slice(start, start + EVENT_BATCH);
+    const untagged = [...new Set(batch.filter((e) => e.tags === undefined && e.featureName).map((e) => e.featureName!))];
+    const tags = await tagsOfFlags(tx, untagged);
+    const rows = await tx
+      .insert(t.events)
+      .values(
+        batch.map((event) => ({
+          type: event.type,
+          createdBy: caller.name,
+          createdByUserId: caller.userId,
+          project: event.project ?? null,
+          featureName: event.featureName ?? null,
+          environment: event.environment ?? null,
+          data: event.data ?? null,
+          preData: event.preData ?? null,
+          tags: event.tags ?? (event.featureName ? tags.get(event.featureName)! : []),
+        })),
+      )
+      .returning({ id: t.events.id });
+    const inserted = batch.map((event, i) => ({ id: rows[i]!.id, type: event.type, project: event.project ?? null, featureName: event.featureName ?? null, environment: event.environment ?? null }));
+    await queueDeliveries(tx, inserted);
+    written.push(...inserted.map(({ project: _, ...changed }) => changed));
+  }
+  return written;
 }
