@@ -15,11 +15,12 @@ import { tagFeature } from './tagging.js';
 
 type UpdateFeature = components['schemas']['UpdateFeature'];
 
-const typeAliases: Record<string, string> = { killswitch: 'kill-switch' };
+/** Other names Unleash accepts for a flag type. */
+export const featureTypeAliases: Record<string, string> = { killswitch: 'kill-switch' };
 
 async function validFeatureType(db: Db, requested: string | undefined): Promise<string | undefined> {
   if (requested === undefined) return undefined;
-  const id = typeAliases[requested] ?? requested;
+  const id = featureTypeAliases[requested] ?? requested;
   const [row] = await db.select().from(t.featureTypes).where(eq(t.featureTypes.id, id));
   if (!row) throw badRequest(`type: "${requested}" is not a flag type; use one of release, experiment, operational, kill-switch, permission.`);
   return id;

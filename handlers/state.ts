@@ -1,10 +1,48 @@
+import { eq } from 'drizzle-orm';
+import { stringify as toYaml } from 'yaml';
 import type { Handlers } from '../generated/handlers.js';
+import type { Db } from '../db/connect.js';
+import * as t from '../db/schema.js';
+import { badRequest, notFound } from '../server/errors.js';
+import { exportV1, exportV2 } from './state-export.js';
+import { checkedDocument, documentOf, importState } from './state-import.js';
+
+/** The environment version 1 documents are about when the query names none, as decisions.md rules. */
+const DEFAULT_ENVIRONMENT = 'development';
+
+/** A query yes/no: `true`/`1` or `false`/`0`; absent gives the default. */
+const yes = (value: string | undefined, fallback: boolean) => (value === undefined ? fallback : value === 'true' || value === '1');
+
+const exists = async (db: Db, environment: string) => (await db.select({ name: t.environments.name }).from(t.environments).where(eq(t.environments.name, environment))).length > 0;
+
+/** `export-2026-11-24_23-05-09.json`, in UTC. */
+const fileName = (now: Date, extension: string) => `export-${now.toISOString().slice(0, 19).replace('T', '_').replaceAll(':', '-')}.${extension}`;
 
 export const stateHandlers = {
-  async exportState() {
-    throw new Error('exportState: being written');
+  async exportState({ query }, { db }) {
+    const environment = query?.environment ?? DEFAULT_ENVIRONMENT;
+    const version = query?.version ?? 1;
+    if (version === 1 && !(await exists(db, environment))) throw notFound(`No environment named "${environment}" exists.`);
+    const document =
+      version === 2
+        ? await exportV2(db)
+        : await exportV1(db, { environment, featureToggles: yes(query?.featureToggles, true), strategies: yes(query?.strategies, true) });
+    const yaml = query?.format === 'yaml';
+    const headers: Record<string, string> = { 'content-type': yaml ? 'application/yaml; charset=utf-8' : 'application/json; charset=utf-8' };
+    if (yes(query?.download, false)) headers['content-disposition'] = `attachment; filename="${fileName(new Date(), yaml ? 'yml' : 'json')}"`;
+    const text = yaml ? toYaml(document, { aliasDuplicateObjects: false }) : JSON.stringify(document);
+    return { status: 200, body: { preSerialized: Buffer.from(text) }, headers };
   },
-  async importState() {
-    throw new Error('importState: being written');
+
+  async importState({ query, body }, { db, caller, change }) {
+    const environment = query?.environment ?? DEFAULT_ENVIRONMENT;
+    const { document, label } = documentOf(body);
+    const checked = checkedDocument(document, label, environment);
+    if (checked.flags.length > 0 && (document as { version?: unknown }).version !== 2 && !(await exists(db, environment))) {
+      throw badRequest(`environment: no environment named "${environment}" exists.`);
+    }
+    const options = { drop: yes(query?.drop, false), keep: yes(query?.keep, true), environment };
+    await change((tx, record) => importState(tx, record, checked, label, options, { name: caller.name, userId: caller.userId }));
+    return { status: 202, body: undefined };
   },
 } satisfies Partial<Handlers>;

@@ -29,7 +29,10 @@ const wideEvent = (e: ChangedEvent) =>
   e.type.startsWith('project-environment-') ||
   e.type === 'environment-created' ||
   e.type === 'environment-deleted' ||
-  e.type === 'project-deleted';
+  e.type === 'project-deleted' ||
+  e.type === 'drop-features' ||
+  e.type === 'environment-import' ||
+  e.type === 'project-import';
 
 /**
  * What committed events mean for what SDKs are served: nothing, some flags to read again, or

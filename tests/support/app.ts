@@ -15,24 +15,27 @@ export const databaseKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'p
 
 let postgresDatabase: Promise<string> | undefined;
 
-/** This test file's PostgreSQL database: a copy of the migrated template, dropped when the file ends. */
+/** A new PostgreSQL database, a copy of the migrated template, dropped when the file ends. */
+async function newPostgresDatabase(): Promise<string> {
+  const serverUrl = process.env.TEST_DATABASE_URL!;
+  const name = `flag_test_${inject('postgresRun')}_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name} template ${inject('postgresTemplate')}`);
+  afterAll(async () => {
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  });
+  return databaseUrl(serverUrl, name);
+}
+
+/** This test file's PostgreSQL database: every app the file starts shares it, unless it asks for its own. */
 export function filePostgresDatabase(): Promise<string> {
-  postgresDatabase ??= (async () => {
-    const serverUrl = process.env.TEST_DATABASE_URL!;
-    const name = `flag_test_${inject('postgresRun')}_${randomBytes(6).toString('hex')}`;
-    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${name} template ${inject('postgresTemplate')}`);
-    afterAll(async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    });
-    return databaseUrl(serverUrl, name);
-  })();
+  postgresDatabase ??= newPostgresDatabase();
   return postgresDatabase;
 }
 
-async function databaseConfig(): Promise<DatabaseConfig> {
-  if (databaseKind === 'postgres') return { kind: 'postgres', url: await filePostgresDatabase(), poolSize: 4 };
+async function databaseConfig(ownDatabase: boolean): Promise<DatabaseConfig> {
+  if (databaseKind === 'postgres') return { kind: 'postgres', url: await (ownDatabase ? newPostgresDatabase() : filePostgresDatabase()), poolSize: 4 };
   const snapshot = new Blob([await readFile(inject('pgliteSnapshot'))]);
   return { kind: 'pglite', snapshot };
 }
@@ -68,6 +71,10 @@ export interface TestAppOptions {
   requestTimeoutMs?: number;
   /** Integration settings; tests' receivers listen on 127.0.0.1, so private URLs are allowed unless this says otherwise. */
   integrations?: AppConfig['integrations'];
+  /** PROMETHEUS_API: the Prometheus that usage metrics are read from. */
+  prometheusApi?: string;
+  /** A database of its own (on PostgreSQL; on PGlite every app has its own anyway), instead of the file's shared one. */
+  ownDatabase?: boolean;
 }
 
 /** Builds and starts the service on this file's database, on a free port. Closed after the file. */
@@ -83,7 +90,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const config: AppConfig = {
     port: 0,
     host: '127.0.0.1',
-    database: await databaseConfig(),
+    database: await databaseConfig(options.ownDatabase ?? false),
     authType: options.authType ?? 'open-source',
     initTokens: {
       admin: options.withoutAdminToken ? [] : [adminToken, ...(options.initTokens?.admin ?? [])],
@@ -95,6 +102,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     loginLimitPerMinute: options.loginLimitPerMinute ?? 10_000,
     ...(options.defaultAdmin && { defaultAdmin: options.defaultAdmin }),
     ...(options.requestTimeoutMs && { requestTimeoutMs: options.requestTimeoutMs }),
+    ...(options.prometheusApi && { prometheusApi: options.prometheusApi }),
     integrations: { allowPrivateUrls: true, retryBaseMs: 50, pollMs: 200, ...options.integrations },
     logStream,
   };
