@@ -1,19 +1,17 @@
 // Measures the service from outside, on a fresh database: seeds flags through the admin API, then drives
 // the client API (full body, 304, gzip) and an admin read and write, and in the same run a bare fastify
 // server answering a fixed Buffer of the same size, as the limit our figures are a fraction of. Then
-// integrations: one webhook's delivery rate, and admin write latency with a receiver that never answers.
+// integrations: one webhook's delivery rate, and admin write latency with a receiver that never answers. Last,
+// state import and export of 10,000 flags on a fresh service of their own.
 //
-// Usage: npm run bench [-- --flags 200 --seconds 10 --connections 50 --deliveries 2000 --writes 400]
+// Usage: npm run bench [-- --flags 200 --seconds 10 --connections 50 --deliveries 2000 --writes 400 --import-flags 10000]
 //   With DATABASE_URL set, a throw-away database is created on that server (and dropped after);
 //   otherwise the embedded database is used. Load comes from wrk when installed, else autocannon.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { throwAwayDatabase } from './throw-away-database.js';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { measure, type Load, type Measurement } from './bench-load.js';
 import { benchIntegrations } from './bench-integrations.js';
+import { rssMb, startBenchService, startProcess, stop, waitFor, type Api } from './bench-service.js';
+import { benchState } from './bench-state.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -25,35 +23,9 @@ const seconds = option('seconds', 10);
 const connections = option('connections', 50);
 const port = option('port', 4299);
 const limitPort = port + 1;
-const adminToken = `*:*.bench${randomBytes(16).toString('hex')}`;
-const base = `http://127.0.0.1:${port}`;
 const SETTLE_MS = 10_000;
 /** A page of 50 with a tag filter, sorted by name. */
 const SEARCH = '/api/admin/search/features?tag=INCLUDE:team:team-3&sortBy=name&limit=50';
-
-async function rssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
-
-async function waitFor(url: string) {
-  for (let i = 0; i < 600; i++) {
-    const ok = await fetch(url).then((r) => r.status < 500, () => false);
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not answer within 60 s`);
-}
-
-async function api(method: string, route: string, body?: unknown) {
-  const response = await fetch(`${base}${route}`, {
-    method,
-    headers: { authorization: adminToken, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (response.status >= 300) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
-  return response.status === 200 || response.status === 201 ? response.json().catch(() => undefined) : undefined;
-}
 
 /** The tags of the i-th flag: one of 7 teams, 3 tiers and 11 areas. */
 const tagsOf = (i: number) => [
@@ -63,7 +35,7 @@ const tagsOf = (i: number) => [
 ];
 
 /** N flags with 3 tags each, each with a constrained gradual rollout with variants, enabled in development. */
-async function seed(count: number) {
+async function seed(api: Api, count: number) {
   for (const type of new Set(tagsOf(0).map((tag) => tag.type))) await api('POST', '/api/admin/tag-types', { name: type });
   const one = async (i: number) => {
     const name = `bench.flag-${String(i).padStart(5, '0')}`;
@@ -89,23 +61,6 @@ async function seed(count: number) {
   return (performance.now() - started) / 1000;
 }
 
-/** The node options `npm run serve` (and so `npm start`) gives the service, read from package.json. */
-async function serveOptions(): Promise<string[]> {
-  const scripts = (JSON.parse(await readFile('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
-  return scripts.serve!.split(/\s+/).filter((arg) => arg.startsWith('--'));
-}
-
-/** Runs compiled code with the service's node options: the measurement is of the service, not of a loader. */
-function startProcess(script: string, env: Record<string, string>, options: string[] = []): ChildProcess {
-  return spawn(process.execPath, [...options, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
-}
-
 const row = (label: string, m: Measurement, limit?: Measurement) =>
   `| ${label} | ${m.requestsPerSecond.toFixed(0)} | ${m.p50Ms.toFixed(2)} | ${m.p99Ms.toFixed(2)} | ${m.errors} | ${limit ? `${((100 * m.requestsPerSecond) / limit.requestsPerSecond).toFixed(0)}%` : ''} |`;
 
@@ -113,22 +68,16 @@ async function main() {
   const tool = spawnSync('wrk', ['--version']).error ? 'autocannon' : 'wrk';
   const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
   if (build.status !== 0) throw new Error('npm run build failed');
-  const database = await throwAwayDatabase('flag_bench');
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'flag-bench-'));
-  const server = startProcess('dist/server/main.js', {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    INIT_ADMIN_API_TOKENS: adminToken,
+  const service = await startBenchService('flag_bench', port, {
     // The integration bench's receivers listen on 127.0.0.1; a failed delivery waits long enough to fill the outbox.
     UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION: 'true',
     INTEGRATION_RETRY_BASE_MS: '600000',
-    ...(database ? { DATABASE_URL: database.url } : { DATA_DIR: dataDir, DATABASE_URL: '' }),
-  }, await serveOptions());
+  });
+  const { api, base, adminToken } = service;
+  const server = service.process;
   let limit: ChildProcess | undefined;
   try {
-    await waitFor(`${base}/health`);
-    const seedSeconds = await seed(flagCount);
+    const seedSeconds = await seed(api, flagCount);
     const { secret: clientToken } = (await api('POST', '/api/admin/api-tokens', { tokenName: 'bench', type: 'client', environment: 'development' })) as { secret: string };
     const features = `${base}/api/client/features`;
     const first = await fetch(features, { headers: { authorization: clientToken } });
@@ -159,7 +108,7 @@ async function main() {
     const rssSettled = await rssMb(server.pid!);
 
     console.log(`\n${flagCount} flags (seeded through the API in ${seedSeconds.toFixed(1)} s), ${connections} connections, ${seconds} s per run, ` +
-      `load from ${tool}, database: ${database ? 'PostgreSQL' : 'embedded PGlite'}`);
+      `load from ${tool}, database: ${service.databaseKind}`);
     console.log(`client body: ${body.length} bytes, ${gzipBytes} bytes gzipped\n`);
     console.log('| request | req/s | p50 ms | p99 ms | errors | of the fastify limit |');
     console.log('|---|---|---|---|---|---|');
@@ -179,11 +128,14 @@ async function main() {
     console.log(`admin writes (PATCH a flag, 4 at a time, ${integrations.writes} each): p50/p99 ` +
       `${integrations.writeP50NoIntegration.toFixed(1)}/${integrations.writeP99NoIntegration.toFixed(1)} ms without an integration, ` +
       `${integrations.writeP50Hanging.toFixed(1)}/${integrations.writeP99Hanging.toFixed(1)} ms with a webhook whose receiver never answers`);
+
+    const state = await benchState(limitPort + 1, option('import-flags', 10_000));
+    console.log(`\nstate import: ${state.flags} flags (3 strategies, 2 tags each; a ${state.documentMb.toFixed(1)} MB version 2 document) into a fresh service ` +
+      `in ${state.importSeconds.toFixed(1)} s; its RSS ${state.rssBeforeMb.toFixed(0)} MB before, peak ${state.peakRssMb.toFixed(0)} MB`);
+    console.log(`state export: version 2 of those flags, ${state.exportMb.toFixed(1)} MB in ${state.exportSeconds.toFixed(2)} s`);
   } finally {
     if (limit) await stop(limit);
-    await stop(server);
-    await database?.drop();
-    await rm(dataDir, { recursive: true, force: true });
+    await service.close();
   }
 }
 
