@@ -1821,10 +1821,24 @@ export interface paths {
         /**
          * Requests per second per application and endpoint over the last 6 hours
          * @description Each of `clientMetrics` (the client API) and `adminMetrics` (the admin API) is a Prometheus `query_range`
-         *     result over the last 6 hours at a 5-minute step, one series per `appName` (the SDK's or caller's app-name
-         *     header, `unknown` without one) and `endpoint` group. With `PROMETHEUS_API` set, the results come from that
-         *     Prometheus (`http_request_duration_milliseconds_count`, as Unleash asks it); otherwise from the service's
-         *     own request counts, kept per 5 minutes in the database and shared by every instance.
+         *     result over the last 6 hours at a 5-minute step, one series per `appName` and `endpoint` group. The app name
+         *     is the caller's `unleash-appname`, `x-unleash-appname` or `service-appname` header (at most 64 characters;
+         *     `unknown` without one, `other` past 100 distinct names); the group is Unleash's `(/api/(?:client/)?[^/*]*)`
+         *     of the route (`/api/client/features`, `/api/client/metrics`, `/api/admin`, …); paths no route answers are
+         *     not counted.
+         *
+         *     Without `PROMETHEUS_API`, the service's own counts: kept per 5 minutes in the database (written with the
+         *     SDK metrics every `METRICS_FLUSH_INTERVAL_MS`, kept 24 hours) and added up over every instance; 72 points per
+         *     series, zeros included, each stamped with the start of its 5 minutes (the last one still filling), the
+         *     rate being the count / 300 as a string.
+         *
+         *     With `PROMETHEUS_API`, two `query_range` calls to that Prometheus (`step=5m`, `timeout=5s`), with `P`
+         *     `/api/client/.*` and `/api/admin/.*`: `sum by(appName, endpoint) (label_replace(label_replace(rate(
+         *     http_request_duration_milliseconds_count{path=~"P"}[5m]), "endpoint", "$1", "path",
+         *     "(/api/(?:client/)?[^/*]*).*"), "appName", "unknown", "appName", ""))` — `rate`, not Unleash's `irate`, so
+         *     that a point is the average of its 5 minutes; admin series have `appName` `unknown`, since the service's
+         *     histogram names apps on SDK paths only. Its answers are passed on; a Prometheus that cannot be reached, takes
+         *     more than 5 s, or answers anything but a 2xx `query_range` result gives 502 `BadGatewayError`.
          */
         get: operations["getRequestsPerSecond"];
         put?: never;

@@ -89,7 +89,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     const clientFeatures = new ClientFeatureCache(database.db, logger);
     await clientFeatures.current();
     const metrics = new ServiceMetrics(database.db);
-    const clientMetrics = new ClientMetricsStore(database.db, events, logger, metrics.flushFailed);
+    const clientMetrics = new ClientMetricsStore(database.db, events, logger, metrics.flushFailed, metrics.requests);
     clientMetrics.start(config.metricsFlushMs);
     events.onChange(tokens.onChange);
     events.onChange(metrics.onChange);

@@ -1,14 +1,17 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import type { RecordEvent } from './events.js';
+import type { RequestCount } from './request-counts.js';
 
-/** One row (or update) of what SDKs reported: the unit that a failed flush retries and, if the database refuses it, drops. */
+/** One row (or update) of what SDKs reported or the service counted: the unit that a failed flush retries and, if the database refuses it, drops. */
 export type ReportWrite =
   | { kind: 'application'; appName: string; strategies: Set<string> }
   | { kind: 'instance'; appName: string; instanceId: string; environment: string; sdkVersion: string | null; clientIp: string | null; lastSeen: Date }
   | { kind: 'count'; featureName: string; appName: string; environment: string; hour: Date; yes: number; no: number; variants: Record<string, number> }
-  | { kind: 'seen'; featureName: string; environment: string; at: Date };
+  | { kind: 'seen'; featureName: string; environment: string; at: Date }
+  | ({ kind: 'requests' } & RequestCount)
+  | { kind: 'expire-requests'; before: Date };
 
 /** The largest count kept: sums stop there rather than overflow bigint or lose precision in JavaScript. */
 export const MAX_COUNT = Number.MAX_SAFE_INTEGER;
@@ -44,6 +47,10 @@ export function describeWrite(write: ReportWrite): Record<string, string> {
       return { kind: write.kind, appName: write.appName, featureName: write.featureName, environment: write.environment, hour: write.hour.toISOString() };
     case 'seen':
       return { kind: write.kind, featureName: write.featureName, environment: write.environment };
+    case 'requests':
+      return { kind: write.kind, appName: write.appName, endpoint: write.endpoint, bucket: write.bucket.toISOString() };
+    case 'expire-requests':
+      return { kind: write.kind, before: write.before.toISOString() };
   }
 }
 
@@ -100,6 +107,35 @@ export async function writeReports(tx: Db, record: RecordEvent, writes: readonly
           .where(and(eq(t.featureEnvironments.featureName, write.featureName), eq(t.featureEnvironments.environment, write.environment)));
         await tx.update(t.features).set({ lastSeenAt: write.at }).where(eq(t.features.name, write.featureName));
         break;
+      case 'requests':
+        break; // below, many rows to a statement
+      case 'expire-requests':
+        await tx.delete(t.requestCounts).where(lt(t.requestCounts.bucket, write.before));
+        break;
     }
+  }
+  await addRequestCounts(tx, writes.flatMap(({ kind, ...count }) => (kind === 'requests' ? [count as RequestCount] : [])));
+}
+
+/** Rows of request counts per statement (4 parameters each, well below PostgreSQL's 65,535). */
+const REQUEST_COUNT_ROWS = 1000;
+
+const countOrder = (a: RequestCount, b: RequestCount) =>
+  a.bucket.getTime() - b.bucket.getTime() || (a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : a.appName < b.appName ? -1 : a.appName > b.appName ? 1 : 0);
+
+/**
+ * Adds the counts to those of the same bucket, application and endpoint group that other flushes and replicas
+ * wrote; in key order, so that two replicas adding to the same rows lock them in the same order.
+ */
+async function addRequestCounts(tx: Db, counts: RequestCount[]): Promise<void> {
+  counts.sort(countOrder);
+  for (let i = 0; i < counts.length; i += REQUEST_COUNT_ROWS) {
+    await tx
+      .insert(t.requestCounts)
+      .values(counts.slice(i, i + REQUEST_COUNT_ROWS))
+      .onConflictDoUpdate({
+        target: [t.requestCounts.bucket, t.requestCounts.appName, t.requestCounts.endpoint],
+        set: { count: sql.raw(capped('"request_counts".count::numeric + excluded.count')) },
+      });
   }
 }

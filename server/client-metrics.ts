@@ -1,11 +1,14 @@
 import type { Logger } from 'pino';
+import { gte } from 'drizzle-orm';
 import type { Db } from '../db/connect.js';
+import * as t from '../db/schema.js';
 import type { components } from '../generated/api.js';
 import { systemCaller } from './caller.js';
 import { describeWrite, isRefusedData, MAX_COUNT, writeReports, type ReportWrite } from './client-metrics-write.js';
 import type { EventLog } from './events.js';
+import { RequestCounts, REQUEST_COUNTS_KEPT_MS, type RequestCount } from './request-counts.js';
 
-/** Who writes what SDKs report: the service itself. */
+/** Who writes what SDKs report (and the service's request counts): the service itself. */
 
 interface PendingInstance {
   appName: string;
@@ -40,6 +43,8 @@ const hourOf = (time: Date) => new Date(Math.floor(time.getTime() / 3_600_000) *
 
 const EARLIEST_BUCKET = Date.UTC(2000, 0, 1);
 const DAY_MS = 86_400_000;
+/** How often a flush also deletes the request counts older than REQUEST_COUNTS_KEPT_MS. */
+const EXPIRE_REQUESTS_EVERY_MS = 3_600_000;
 
 /**
  * When an SDK's bucket ended; now for a stop that is not a date or lies outside 2000 … tomorrow, since
@@ -51,8 +56,9 @@ function bucketStop(stop: string | number): Date {
 }
 
 /**
- * What SDKs report, gathered in memory and written in one transaction per interval (and at shutdown),
- * never one per SDK request. A record the database refuses is dropped alone (see writeIsolating).
+ * What SDKs report, and the request counts of `requests`, gathered in memory and written in one transaction
+ * per interval (and at shutdown), never one per SDK request. A record the database refuses is dropped alone
+ * (see writeIsolating).
  */
 export class ClientMetricsStore {
   private applications = new Map<string, Set<string>>();
@@ -61,6 +67,7 @@ export class ClientMetricsStore {
   private seen = new Map<string, Date>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  private requestsExpiredAt = 0;
 
   constructor(
     private readonly db: Db,
@@ -68,6 +75,7 @@ export class ClientMetricsStore {
     private readonly log: Logger,
     /** Told of every failed write (the Prometheus counter of flush failures). */
     private readonly onFlushFailure: () => void = () => {},
+    private readonly requests = new RequestCounts(),
   ) {}
 
   start(intervalMs: number): void {
@@ -112,12 +120,36 @@ export class ClientMetricsStore {
 
   /** Writes everything gathered so far; runs one at a time. On failure the data is kept for the next try. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write());
-    return this.flushing;
+    return this.betweenFlushes(() => this.write());
+  }
+
+  /**
+   * The request counts of the buckets from `since` on: those stored (by every replica) plus this one's not yet
+   * written. Read between flushes, so that no count is in both places or in neither.
+   */
+  requestCountsSince(since: Date): Promise<RequestCount[]> {
+    return this.betweenFlushes(async () => {
+      const unwritten = this.requests.counted(since.getTime());
+      const stored = await this.db
+        .select({ bucket: t.requestCounts.bucket, appName: t.requestCounts.appName, endpoint: t.requestCounts.endpoint, count: t.requestCounts.count })
+        .from(t.requestCounts)
+        .where(gte(t.requestCounts.bucket, since));
+      return [...stored, ...unwritten];
+    });
+  }
+
+  /** Runs `work` after the flush under way, and holds the next one until it is done. */
+  private betweenFlushes<T>(work: () => Promise<T>): Promise<T> {
+    const done = this.flushing.then(work);
+    this.flushing = done.then(
+      () => {},
+      () => {},
+    );
+    return done;
   }
 
   private async write(): Promise<void> {
-    if (this.applications.size === 0 && this.counts.size === 0) return;
+    if (this.applications.size === 0 && this.counts.size === 0 && this.requests.isEmpty()) return;
     const failures: unknown[] = [];
     const unwritten = await this.writeIsolating(this.takeWrites(), failures);
     if (failures.length > 0) this.onFlushFailure();
@@ -161,7 +193,12 @@ export class ClientMetricsStore {
         const [featureName, environment] = JSON.parse(key) as [string, string];
         return { kind: 'seen', featureName, environment, at };
       }),
+      ...this.requests.take().map((count): ReportWrite => ({ kind: 'requests', ...count })),
     ];
+    if (Date.now() - this.requestsExpiredAt >= EXPIRE_REQUESTS_EVERY_MS) {
+      this.requestsExpiredAt = Date.now();
+      writes.push({ kind: 'expire-requests', before: new Date(this.requestsExpiredAt - REQUEST_COUNTS_KEPT_MS) });
+    }
     this.applications = new Map();
     this.instances = new Map();
     this.counts = new Map();
@@ -198,6 +235,12 @@ export class ClientMetricsStore {
           if (!this.seen.has(key)) this.seen.set(key, write.at);
           break;
         }
+        case 'requests':
+          this.requests.restore(write);
+          break;
+        case 'expire-requests':
+          this.requestsExpiredAt = 0;
+          break;
       }
     }
   }

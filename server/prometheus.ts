@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from '../db/connect.js';
+import { RequestCounts } from './request-counts.js';
 import { RequestHistogram } from './request-histogram.js';
 
 export const PROMETHEUS_PATH = '/internal-backstage/prometheus';
@@ -31,7 +32,11 @@ export class ServiceMetrics {
   private totals: Promise<Totals> | undefined;
   private totalsAt = 0;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** Every request on /api/… is also counted here, by application and endpoint group (the usage metrics). */
+    readonly requests = new RequestCounts(),
+  ) {
     collectDefaultMetrics({ register: this.registry });
     this.duration = new RequestHistogram(
       'http_request_duration_milliseconds',
@@ -74,6 +79,7 @@ export class ServiceMetrics {
 
   /** A request to GET /api/client/features, answered with `status`, that took `ms`. */
   observeClientFeatures(path: string, status: number, ms: number, appName: string): void {
+    this.requests.add(path, appName);
     this.clientRequests.inc();
     if (status === 304) this.clientNotModified.inc();
     this.duration.observe(`${path}\u0000GET\u0000${status}\u0000${appName}`, () => ({ path, method: 'GET', status, appName }), ms);
@@ -86,7 +92,7 @@ export class ServiceMetrics {
 
   /** The SDK's application name from its headers, truncated, one of at most MAX_APP_NAMES values. */
   appNameOf(request: FastifyRequest): string {
-    const header = request.headers['unleash-appname'] ?? request.headers['service-appname'];
+    const header = request.headers['unleash-appname'] ?? request.headers['x-unleash-appname'] ?? request.headers['service-appname'];
     const value = (Array.isArray(header) ? header[0] : header)?.slice(0, MAX_APP_NAME_LENGTH) ?? '';
     if (value === '' || this.appNames.has(value)) return value;
     if (this.appNames.size >= MAX_APP_NAMES) return 'other';
@@ -136,10 +142,15 @@ export function registerPrometheus(app: FastifyInstance, metrics: ServiceMetrics
   });
 }
 
-/** The hook for the generic pipeline: `reply.elapsedTime` is measured by fastify from the request's start. */
+/**
+ * The hook for the generic pipeline: `reply.elapsedTime` is measured by fastify from the request's start.
+ * Requests on /api/… are counted by application too; the histogram names the application only on the SDKs' paths.
+ */
 export function timeRequests(api: FastifyInstance, metrics: ServiceMetrics): void {
   api.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.routeOptions.url;
-    metrics.observe(path, request.method, reply.statusCode, reply.elapsedTime, path && sdkPath(path) ? metrics.appNameOf(request) : '');
+    const appName = path?.startsWith('/api/') ? metrics.appNameOf(request) : '';
+    metrics.observe(path, request.method, reply.statusCode, reply.elapsedTime, path && sdkPath(path) ? appName : '');
+    if (path) metrics.requests.add(path, appName);
   });
 }

@@ -1,0 +1,132 @@
+// GET /api/admin/metrics/rps with PROMETHEUS_API: the service asks that Prometheus (here a fake one started by
+// the test) and passes its answers through; a Prometheus that fails or does not answer is a 502, never a hang.
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+
+/** How the fake answers: Prometheus' own JSON, a status with a body, or never. */
+type Behaviour = 'answer' | 'hang' | { status: number; body: string };
+
+interface FakePrometheus {
+  url: string;
+  /** The requests' paths with their queries, in the order received. */
+  received: URL[];
+  behaviour: Behaviour;
+}
+
+/** A query_range answer that says which query it answers, so that the test sees each passed to the right place. */
+const answerTo = (query: string) => ({
+  status: 'success',
+  data: {
+    resultType: 'matrix',
+    result: [
+      {
+        metric: { appName: query.includes('/api/client/') ? 'from-client-query' : 'from-admin-query', endpoint: '/api/x' },
+        values: [
+          [1_700_000_000, '0.5'],
+          [1_700_000_300.5, '1.25'],
+        ],
+      },
+    ],
+  },
+});
+
+async function startFakePrometheus(): Promise<FakePrometheus> {
+  const hanging = new Set<ServerResponse>();
+  const fake: FakePrometheus = { url: '', received: [], behaviour: 'answer' };
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://prometheus');
+    fake.received.push(url);
+    if (fake.behaviour === 'hang') return void hanging.add(response);
+    if (fake.behaviour === 'answer') {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answerTo(url.searchParams.get('query') ?? '')));
+    } else response.writeHead(fake.behaviour.status, { 'content-type': 'text/plain' }).end(fake.behaviour.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  afterAll(async () => {
+    for (const response of hanging) response.destroy();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return fake;
+}
+
+/** An address where nothing listens: a port that was free a moment ago. */
+async function closedAddress(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+let prometheus: FakePrometheus;
+let app: TestApp;
+
+beforeAll(async () => {
+  prometheus = await startFakePrometheus();
+  app = await startTestApp({ prometheusApi: prometheus.url });
+});
+
+beforeEach(() => {
+  prometheus.received = [];
+  prometheus.behaviour = 'answer';
+});
+
+const rps = (on = app) => call(on, 'GET', '/api/admin/metrics/rps');
+
+describe('GET /api/admin/metrics/rps from Prometheus', () => {
+  it('asks for the client and the admin request rates by application and endpoint, over the last 6 hours at a 5-minute step', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    expect((await rps()).status).toBe(200);
+    const after = Math.floor(Date.now() / 1000);
+    expect(prometheus.received.map((url) => url.pathname)).toEqual(['/api/v1/query_range', '/api/v1/query_range']);
+    const rate = (paths: string) =>
+      'sum by(appName, endpoint) (label_replace(label_replace(' +
+      `rate(http_request_duration_milliseconds_count{path=~"${paths}"}[5m]), ` +
+      '"endpoint", "$1", "path", "(/api/(?:client/)?[^/*]*).*"), "appName", "unknown", "appName", ""))';
+    expect(prometheus.received.map((url) => url.searchParams.get('query')).sort()).toEqual([rate('/api/admin/.*'), rate('/api/client/.*')]);
+    for (const url of prometheus.received) {
+      const end = Number(url.searchParams.get('end'));
+      expect(end).toBeGreaterThanOrEqual(before);
+      expect(end).toBeLessThanOrEqual(after);
+      expect(end - Number(url.searchParams.get('start'))).toBe(6 * 3600);
+      expect(url.searchParams.get('step')).toBe('5m');
+      expect(url.searchParams.get('timeout')).toBe('5s');
+    }
+  });
+
+  it('passes each of Prometheus’ answers through', async () => {
+    const response = await rps();
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual({ clientMetrics: answerTo('/api/client/'), adminMetrics: answerTo('/api/admin/') });
+  });
+
+  it('answers 502 when Prometheus answers 500', async () => {
+    prometheus.behaviour = { status: 500, body: 'internal error' };
+    const error = expectError(await rps(), 502, 'BadGatewayError');
+    expect(error.message).toMatch(/^The (client|admin)Metrics query to Prometheus \(PROMETHEUS_API\) failed: it answered 500\./);
+  });
+
+  it('answers 502 when Prometheus answers something that is not JSON', async () => {
+    prometheus.behaviour = { status: 200, body: '<html>not Prometheus</html>' };
+    expect(expectError(await rps(), 502, 'BadGatewayError').message).toMatch(/not JSON/);
+  });
+
+  it('answers 502 when Prometheus answers JSON that is not a query_range result', async () => {
+    prometheus.behaviour = { status: 200, body: JSON.stringify({ status: 'success', data: { resultType: 'matrix', result: [{ metric: null }] } }) };
+    expect(expectError(await rps(), 502, 'BadGatewayError').message).toMatch(/not a query_range result/);
+  });
+
+  it('answers 502 when Prometheus does not answer within 5 s', async () => {
+    prometheus.behaviour = 'hang';
+    expect(expectError(await rps(), 502, 'BadGatewayError').message).toMatch(/no answer within 5 s/);
+  });
+
+  it('answers 502 when Prometheus cannot be reached', async () => {
+    const unreachable = await startTestApp({ prometheusApi: await closedAddress() });
+    expect(expectError(await rps(unreachable), 502, 'BadGatewayError').message).toMatch(/no answer came \(ECONNREFUSED\)/);
+  });
+});

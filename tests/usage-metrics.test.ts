@@ -1,0 +1,143 @@
+// GET /api/admin/metrics/rps without PROMETHEUS_API: the service's own request counts, per 5 minutes,
+// application and endpoint group, read back as Prometheus query_range matrices.
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../generated/api.js';
+import { call, startTestApp, type TestApp } from './support/app.js';
+import { until } from './support/fixtures.js';
+import { registration } from './support/sdk-reports.js';
+
+type QueryResult = components['schemas']['PrometheusQueryResult'];
+type RequestsPerSecond = components['schemas']['RequestsPerSecond'];
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+
+const polls = (appName: string, times: number) =>
+  Promise.all(Array.from({ length: times }, () => call(app, 'GET', '/api/client/features', { headers: { 'unleash-appname': appName } })));
+
+async function rps(): Promise<RequestsPerSecond> {
+  const response = await call(app, 'GET', '/api/admin/metrics/rps');
+  expect(response.status, response.text).toBe(200);
+  return response.json;
+}
+
+/** The requests a series counted over the window: each point's rate times the 5-minute step. */
+function requestsOf(result: QueryResult, appName: string, endpoint: string): number {
+  const series = result.data.result.find((s) => s.metric.appName === appName && s.metric.endpoint === endpoint);
+  return series ? series.values.reduce((sum, [, rate]) => sum + Math.round(Number(rate) * 300), 0) : 0;
+}
+
+/** The requests of `appName` the database holds (written by the flushes). */
+async function stored(appName: string): Promise<number> {
+  const { rows } = (await app.db.execute(sql`select coalesce(sum(count), 0)::int as n from request_counts where app_name = ${appName}`)) as unknown as { rows: { n: number }[] };
+  return Number(rows[0]!.n);
+}
+
+describe('GET /api/admin/metrics/rps from the service’s own counts', () => {
+  it('reads back the client API polls of each application as requests per second', async () => {
+    await polls('usage-a', 7);
+    await polls('usage-b', 3);
+    const body = await until('the polls being counted', rps, (b) => requestsOf(b.clientMetrics, 'usage-a', '/api/client/features') === 7);
+    expect(requestsOf(body.clientMetrics, 'usage-b', '/api/client/features')).toBe(3);
+  });
+
+  it('answers 72 points per series, 5 minutes apart, the last one the current 5 minutes', async () => {
+    await polls('usage-points', 1);
+    const before = Date.now() / 1000;
+    const series = (await rps()).clientMetrics.data.result.find((s) => s.metric.appName === 'usage-points')!;
+    expect(series.metric).toEqual({ appName: 'usage-points', endpoint: '/api/client/features' });
+    expect(series.values).toHaveLength(72);
+    const times = series.values.map(([time]) => Number(time));
+    expect(times.slice(1).map((time, i) => time - times[i]!)).toEqual(Array(71).fill(300));
+    expect(times.at(-1)! % 300).toBe(0);
+    expect(before - times.at(-1)!).toBeLessThan(300 + 1);
+    expect(series.values.map(([, rate]) => rate).filter((rate) => rate !== '0')).toEqual([String(1 / 300)]);
+  });
+
+  it('answers in the shape of a Prometheus query_range result', async () => {
+    const body = await rps();
+    for (const result of [body.clientMetrics, body.adminMetrics]) {
+      expect(result.status).toBe('success');
+      expect(result.data.resultType).toBe('matrix');
+      for (const series of result.data.result) for (const [time, rate] of series.values) expect([typeof time, typeof rate]).toEqual(['number', 'string']);
+    }
+  });
+
+  it('counts admin API calls in adminMetrics under the caller’s application name, and not in clientMetrics', async () => {
+    const headers = { 'unleash-appname': 'usage-admin-script' };
+    for (const path of ['/api/admin/projects', '/api/admin/tag-types', '/api/admin/tag-types/simple']) await call(app, 'GET', path, { headers });
+    const body = await until('the admin calls being counted', rps, (b) => requestsOf(b.adminMetrics, 'usage-admin-script', '/api/admin') >= 3);
+    expect(requestsOf(body.adminMetrics, 'usage-admin-script', '/api/admin')).toBe(3);
+    expect(body.clientMetrics.data.result.filter((s) => s.metric.appName === 'usage-admin-script')).toEqual([]);
+  });
+
+  it('counts calls that name no application as `unknown`', async () => {
+    const before = requestsOf((await rps()).adminMetrics, 'unknown', '/api/admin');
+    await until('the calls being counted', rps, (b) => requestsOf(b.adminMetrics, 'unknown', '/api/admin') > before);
+  });
+
+  it('does not count a path that no route answers, so that probes cannot grow the groups', async () => {
+    const headers = { 'unleash-appname': 'usage-prober' };
+    await call(app, 'GET', '/api/admin-random-1', { headers });
+    await call(app, 'GET', '/api/admin/no-such-path', { headers });
+    await call(app, 'GET', '/api/client/features', { headers });
+    const body = await until('the poll being counted', rps, (b) => requestsOf(b.clientMetrics, 'usage-prober', '/api/client/features') === 1);
+    expect([...body.clientMetrics.data.result, ...body.adminMetrics.data.result].filter((s) => s.metric.appName === 'usage-prober')).toHaveLength(1);
+  });
+
+  it('groups the client API by its second path segment, as Unleash’s endpoint label does', async () => {
+    const headers = { 'unleash-appname': 'usage-groups' };
+    const registered = await call(app, 'POST', '/api/client/register', { headers, body: registration('usage-groups', 'i-1') });
+    expect(registered.status, registered.text).toBe(202);
+    await call(app, 'GET', '/api/client/features/no-such-flag', { headers });
+    const body = await until('the register call being counted', rps, (b) => requestsOf(b.clientMetrics, 'usage-groups', '/api/client/register') === 1);
+    expect(requestsOf(body.clientMetrics, 'usage-groups', '/api/client/features')).toBe(1);
+  });
+
+  it('counts a refused client API poll', async () => {
+    expect((await call(app, 'GET', '/api/client/features', { token: null, headers: { 'unleash-appname': 'usage-refused' } })).status).toBe(401);
+    const body = await rps();
+    expect(requestsOf(body.clientMetrics, 'usage-refused', '/api/client/features')).toBe(1);
+  });
+
+  it('adds the counts another instance stored in the database', async () => {
+    const bucket = new Date(Math.floor(Date.now() / 300_000) * 300_000 - 3_600_000);
+    await app.db.execute(sql`insert into request_counts (bucket, app_name, endpoint, count) values (${bucket}, 'usage-elsewhere', '/api/client/features', 600)`);
+    const series = (await rps()).clientMetrics.data.result.find((s) => s.metric.appName === 'usage-elsewhere')!;
+    expect(series.values.filter(([, rate]) => rate !== '0')).toEqual([[bucket.getTime() / 1000, '2']]);
+  });
+
+  it('leaves out the counts older than 6 hours', async () => {
+    const bucket = new Date(Math.floor(Date.now() / 300_000) * 300_000 - 6 * 3_600_000);
+    await app.db.execute(sql`insert into request_counts (bucket, app_name, endpoint, count) values (${bucket}, 'usage-long-ago', '/api/admin', 300)`);
+    const body = await rps();
+    expect(body.adminMetrics.data.result.filter((s) => s.metric.appName === 'usage-long-ago')).toEqual([]);
+  });
+
+  it('writes the counts to the database at the next flush', async () => {
+    await polls('usage-written', 2);
+    expect(await until('the counts being written', () => stored('usage-written'), (n) => n === 2)).toBe(2);
+  });
+
+  it('keeps the counts a failed write could not store, and stores them at the next write that succeeds', async () => {
+    const failures = () => app.logs.filter((line) => line.includes('could not write client metrics')).length;
+    const before = failures();
+    // A failure that may pass on a later try (a serialization failure), as a lost connection or a deadlock would be.
+    await app.db.execute(sql.raw(`create function test_fail_request_counts() returns trigger language plpgsql as $$
+      begin raise exception 'test: request counts unavailable' using errcode = '40001'; end $$`));
+    await app.db.execute(sql`create trigger test_fail_request_counts before insert on request_counts for each row execute function test_fail_request_counts()`);
+    try {
+      await polls('usage-kept', 4);
+      await until('a write failing', async () => failures(), (n) => n > before);
+    } finally {
+      await app.db.execute(sql`drop trigger test_fail_request_counts on request_counts`);
+      await app.db.execute(sql`drop function test_fail_request_counts()`);
+    }
+    expect(await until('the kept counts being written', () => stored('usage-kept'), (n) => n === 4)).toBe(4);
+    expect(requestsOf((await rps()).clientMetrics, 'usage-kept', '/api/client/features')).toBe(4);
+  });
+});
