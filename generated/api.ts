@@ -3433,7 +3433,7 @@ export interface components {
         /** @description An instance state document: version 1 is `StateV1`, version 2 is `StateV2` (older Unleash documents without a version read as version 1). On import the document is checked whole against the schema of its version. */
         StateDocument: {
             /** @enum {integer} */
-            version: 1 | 2;
+            version?: 1 | 2;
         } & {
             [key: string]: unknown;
         };

@@ -12,7 +12,8 @@ import { featureTypeAliases } from './features.js';
 import { normalizeConstraints, normalizeParameters, normalizeVariants } from './strategy-rules.js';
 
 type Schemas = components['schemas'];
-export type ImportedFlag = Schemas['StateFeature'];
+/** A flag as the document gives it; a version 1 flag may leave its project out (`default`, or where it is now). */
+export type ImportedFlag = Omit<Schemas['StateFeature'], 'project'> & { project?: string };
 
 /** A flag of the document with where it is in it, for messages (`body.features[3]`, `…environments[1]`). */
 export interface PlacedFlag {
@@ -91,7 +92,8 @@ export async function importFlags(tx: Db, placed: PlacedFlag[], keep: boolean, c
   for (const item of placed) {
     if (seen.has(item.flag.name)) throw badRequest(`${item.where}.name: the flag "${item.flag.name}" is in the document twice.`);
     seen.add(item.flag.name);
-    if (!(keep && current.has(item.flag.name))) chosen.push(item);
+    if (keep && current.has(item.flag.name)) continue;
+    chosen.push({ ...item, flag: { ...item.flag, project: item.flag.project ?? current.get(item.flag.name)?.project ?? 'default' } });
   }
   const replaced = chosen.filter((item) => current.has(item.flag.name)).map((item) => item.flag.name);
   const started = Date.now();
@@ -109,7 +111,7 @@ export async function importFlags(tx: Db, placed: PlacedFlag[], keep: boolean, c
   const events: EventInput[] = [];
 
   for (const { flag, where, environmentWhere } of chosen) {
-    const project = state.projects.get(flag.project);
+    const project = state.projects.get(flag.project!);
     if (!project) throw badRequest(`${where}.project: no project with id "${flag.project}" exists.`);
     const type = featureTypeAliases[flag.type ?? 'release'] ?? flag.type ?? 'release';
     if (!featureTypes.has(type)) throw badRequest(`${where}.type: "${flag.type}" is not a flag type.`);
@@ -117,7 +119,7 @@ export async function importFlags(tx: Db, placed: PlacedFlag[], keep: boolean, c
     const archivedAt = flag.archivedAt ? new Date(flag.archivedAt) : null;
     flagRows.push({
       name: flag.name,
-      project: flag.project,
+      project: flag.project!,
       type,
       description: flag.description ?? null,
       impressionData: flag.impressionData ?? false,
@@ -179,15 +181,19 @@ export async function importFlags(tx: Db, placed: PlacedFlag[], keep: boolean, c
       if (archivedAt) stageRows.push({ featureName: flag.name, stage: 'archived', createdAt: archivedAt });
     }
     const { environments: _, ...metadata } = flag;
-    events.push({ type: 'feature-import', featureName: flag.name, project: flag.project, data: metadata, tags: flag.tags ?? [] });
+    events.push({ type: 'feature-import', featureName: flag.name, project: flag.project!, data: metadata, tags: flag.tags ?? [] });
   }
 
   const dependencyRows = await checkedDependencies(tx, chosen);
 
   // Replaced flags: their listed environments, and their tags and parents when the document gives them, start over.
   const replacedRows = new Map(flagRows.filter((row) => current.has(row.name)).map((row) => [row.name, row]));
-  for (const { name, createdBy: _by, createdByUserId: _id, ...changes } of replacedRows.values()) {
-    await tx.update(t.features).set(changes).where(eq(t.features.name, name));
+  const given = new Map(chosen.map((item) => [item.flag.name, item.flag]));
+  for (const { name, createdBy: _by, createdByUserId: _id, createdAt, archivedAt, ...changes } of replacedRows.values()) {
+    // Creation and archiving stay as they are unless the document says otherwise.
+    const flag = given.get(name)!;
+    const set = { ...changes, ...(flag.createdAt !== undefined && { createdAt }), ...(flag.archivedAt !== undefined && { archivedAt }) };
+    await tx.update(t.features).set(set).where(eq(t.features.name, name));
   }
   const replacedByEnvironment = new Map<string, string[]>();
   for (const { featureName, environment } of listedEnvironments) {
@@ -219,7 +225,7 @@ export async function importFlags(tx: Db, placed: PlacedFlag[], keep: boolean, c
 /** The parents the document gives, checked as adding each would be: existing, active, same project, no cycle. */
 async function checkedDependencies(tx: Db, chosen: PlacedFlag[]) {
   const flags = new Map((await tx.select({ name: t.features.name, project: t.features.project, archivedAt: t.features.archivedAt }).from(t.features)).map((f) => [f.name, f]));
-  for (const { flag } of chosen) flags.set(flag.name, { name: flag.name, project: flag.project, archivedAt: flag.archivedAt ? new Date(flag.archivedAt) : null });
+  for (const { flag } of chosen) flags.set(flag.name, { name: flag.name, project: flag.project!, archivedAt: flag.archivedAt ? new Date(flag.archivedAt) : null });
   const parentsOf = new Map<string, string[]>();
   for (const d of await tx.select().from(t.featureDependencies)) parentsOf.set(d.child, [...(parentsOf.get(d.child) ?? []), d.parent]);
   for (const { flag } of chosen) if (flag.dependencies !== undefined) parentsOf.set(flag.name, []);

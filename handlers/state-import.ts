@@ -24,22 +24,21 @@ export interface ImportOptions {
 }
 
 /** The document a request carries: the JSON body, or the multipart form's `file`, JSON or YAML by content. */
-export function documentOf(body: unknown): { document: unknown; label: string } {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('body: the document must be a JSON object.');
-  const file = (body as { file?: unknown }).file;
-  if (!('version' in body) && file !== undefined) {
-    const text = Buffer.isBuffer(file) ? file.toString('utf8') : String(file);
+export function documentOf(body: unknown, multipart: boolean): { document: unknown; label: string } {
+  if (!multipart) return { document: body, label: 'body' };
+  const file = (body as { file?: unknown } | undefined)?.file;
+  // A form without its file would otherwise read as an empty document, imported as nothing with a 202.
+  if (file === undefined) throw badRequest('file: the form has no file; send the document as the form\'s "file" field.');
+  const text = Buffer.isBuffer(file) ? file.toString('utf8') : String(file);
+  try {
+    return { document: JSON.parse(text), label: 'file' };
+  } catch {
     try {
-      return { document: JSON.parse(text), label: 'file' };
-    } catch {
-      try {
-        return { document: parseYaml(text, { maxAliasCount: 100 }), label: 'file' };
-      } catch (error) {
-        throw badRequest(`file: the document is neither JSON nor YAML (${error instanceof Error ? error.message.split('\n')[0] : 'unreadable'}).`);
-      }
+      return { document: parseYaml(text, { maxAliasCount: 100 }), label: 'file' };
+    } catch (error) {
+      throw badRequest(`file: the document is neither JSON nor YAML (${error instanceof Error ? error.message.split('\n')[0] : 'unreadable'}).`);
     }
   }
-  return { document: body, label: 'body' };
 }
 
 const asBoolean = (value: boolean | number | undefined) => (value === undefined ? undefined : Boolean(value));
@@ -61,7 +60,7 @@ export function checkedDocument(document: unknown, label: string, environment: s
   const flags = features.map((feature, i): PlacedFlag => ({
     flag: {
       name: feature.name,
-      project: feature.project ?? 'default',
+      ...(feature.project !== undefined && { project: feature.project }),
       ...(feature.type !== undefined && { type: feature.type }),
       ...(feature.description !== undefined && { description: feature.description }),
       ...(feature.stale !== undefined && { stale: asBoolean(feature.stale)! }),

@@ -34,9 +34,9 @@ export const stateHandlers = {
     return { status: 200, body: { preSerialized: Buffer.from(text) }, headers };
   },
 
-  async importState({ query, body }, { db, caller, change }) {
+  async importState({ query, body, headers }, { db, caller, change }) {
     const environment = query?.environment ?? DEFAULT_ENVIRONMENT;
-    const { document, label } = documentOf(body);
+    const { document, label } = documentOf(body, /^multipart\/form-data\b/i.test(String(headers['content-type'] ?? '')));
     const checked = checkedDocument(document, label, environment);
     if (checked.flags.length > 0 && (document as { version?: unknown }).version !== 2 && !(await exists(db, environment))) {
       throw badRequest(`environment: no environment named "${environment}" exists.`);

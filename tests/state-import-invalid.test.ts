@@ -1,0 +1,136 @@
+// An invalid document is refused whole: 400 naming the first bad place, and nothing written — not even the
+// valid flag before the bad one, nor the environments, projects, definitions and segments the document adds.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { eventReader, uniqueNames } from './support/events.js';
+import { adminJson } from './support/fixtures.js';
+import { expectNothingWritten, importDocument } from './support/state.js';
+
+let app: TestApp;
+const unique = uniqueNames();
+const events = eventReader(() => app);
+
+/** A valid flag the document has before the bad one. */
+let first: string;
+const v1 = (bad: object) => ({ version: 1, features: [{ name: first, enabled: true }, bad] });
+const v2 = (bad: object) => ({ version: 2, features: [{ name: first, project: 'default', environments: [{ name: 'development', enabled: true }] }, bad] });
+
+/** Imports the document, expecting a 400 that changes nothing and leaves the first flag uncreated; answers the message. */
+async function refused(document: object, query = ''): Promise<string> {
+  const response = await expectNothingWritten(app, events, () => importDocument(app, document, query));
+  const { message } = expectError(response, 400, 'ValidationError');
+  expect((await call(app, 'GET', `/api/admin/projects/default/features/${first}`)).status).toBe(404);
+  return message;
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  await adminJson(app, 'POST', '/api/admin/projects', { id: 'production-only', name: 'Production only', environments: ['production'] });
+  await adminJson(app, 'POST', '/api/admin/tag-types', { name: 'team' });
+});
+
+describe('a document against its schema', () => {
+  beforeAll(() => {
+    first = unique('first');
+  });
+
+  it('refuses a flag without a name, naming the flag', async () => {
+    expect(await refused(v1({ enabled: true }))).toBe('body.features.1 is missing the required field "name"');
+  });
+
+  it('refuses an unknown field in version 2, naming it', async () => {
+    expect(await refused(v2({ name: unique('flag'), project: 'default', colour: 'red' }))).toBe('body.features.1 has the unknown field "colour"');
+  });
+
+  it('refuses a version it does not know', async () => {
+    expect(await refused({ version: 3, features: [{ name: first }] })).toBe('body.version must be one of 1, 2');
+  });
+
+  it('refuses a version 2 field in a version 1 document', async () => {
+    expect(await refused({ ...v1({ name: unique('flag') }), segments: [] })).toBe('body has the unknown field "segments"');
+  });
+
+  it('refuses a boolean written 2, naming it', async () => {
+    expect(await refused(v1({ name: unique('flag'), enabled: 2 }))).toMatch(/^body\.features\.1\.enabled /);
+  });
+});
+
+describe('a document against the instance', () => {
+  beforeAll(() => {
+    first = unique('first');
+  });
+
+  it('refuses a flag in a project that does not exist, naming its project', async () => {
+    expect(await refused(v1({ name: unique('flag'), project: 'nowhere' }))).toMatch(/^body\.features\[1\]\.project: .*"nowhere"/);
+  });
+
+  it('refuses a strategy no definition has, naming it', async () => {
+    expect(await refused(v1({ name: unique('flag'), strategies: [{ name: 'nonexistent' }] }))).toMatch(/^body\.features\[1\]\.strategies\[0\]\.name: .*"nonexistent"/);
+  });
+
+  it('refuses a NUM_GT constraint whose value is not a number, naming the value', async () => {
+    const strategies = [{ name: 'default', constraints: [{ contextName: 'age', operator: 'NUM_GT', value: 'abc' }] }];
+    expect(await refused(v1({ name: unique('flag'), strategies }))).toMatch(/^body\.features\[1\]\.strategies\[0\]\.constraints\[0\]\.value: /);
+  });
+
+  it('refuses a rollout above 100, naming the parameter', async () => {
+    const strategies = [{ name: 'flexibleRollout', parameters: { rollout: '150' } }];
+    expect(await refused(v1({ name: unique('flag'), strategies }))).toMatch(/^body\.features\[1\]\.strategies\[0\]\.parameters\.rollout: /);
+  });
+
+  it('refuses a segment id that does not exist, naming the strategy segments', async () => {
+    const environments = [{ name: 'development', strategies: [{ name: 'default', segments: [424242] }] }];
+    expect(await refused(v2({ name: unique('flag'), project: 'default', environments }))).toMatch(/^body\.features\[1\]\.environments\[0\]\.strategies\[0\]\.segments: .*424242/);
+  });
+
+  it('refuses a tag of a tag type that does not exist, naming its type', async () => {
+    expect(await refused(v2({ name: unique('flag'), project: 'default', tags: [{ type: 'nonexistent', value: 'web' }] }))).toMatch(/^body\.features\[1\]\.tags\[0\]\.type: /);
+  });
+
+  it('refuses a dependency on a flag that does not exist, naming the parent', async () => {
+    expect(await refused(v2({ name: unique('flag'), project: 'default', dependencies: [{ feature: 'missing-parent' }] }))).toMatch(/^body\.features\[1\]\.dependencies\[0\]\.feature: .*"missing-parent"/);
+  });
+
+  it('refuses dependencies that form a cycle, naming the one that closes it', async () => {
+    const [a, b] = [unique('cycle'), unique('cycle')];
+    const document = { version: 2, features: [{ name: first, project: 'default' }, { name: a, project: 'default', dependencies: [{ feature: b }] }, { name: b, project: 'default', dependencies: [{ feature: a }] }] };
+    expect(await refused(document)).toMatch(/^body\.features\[2\]\.dependencies\[0\]\.feature: .*cycle/);
+  });
+
+  it('refuses an environment the flag’s project does not use, naming it', async () => {
+    const environments = [{ name: 'development', enabled: true }];
+    expect(await refused(v2({ name: unique('flag'), project: 'production-only', environments }))).toMatch(/^body\.features\[1\]\.environments\[0\]\.name: .*"development"/);
+  });
+
+  it('refuses a version 1 flag whose project does not use the environment imported into, naming the flag', async () => {
+    expect(await refused(v1({ name: unique('flag'), project: 'production-only' }))).toMatch(/^body\.features\[1\]/);
+  });
+
+  it('refuses the same flag twice, naming the second', async () => {
+    expect(await refused(v1({ name: first }))).toMatch(/^body\.features\[1\]\.name: .*twice/);
+  });
+
+  it('refuses an environment to import into that does not exist, naming the query parameter', async () => {
+    expect(await refused(v1({ name: unique('flag') }), 'environment=nowhere')).toMatch(/^environment: .*"nowhere"/);
+  });
+
+  it('refuses a segment of a project that does not exist, naming its project', async () => {
+    expect(await refused({ ...v2({ name: unique('flag'), project: 'default' }), segments: [{ id: 9000, name: unique('segment'), project: 'nowhere' }] })).toMatch(/^body\.segments\[0\]\.project: /);
+  });
+
+  it('writes none of the environments, projects, definitions, tag types, tags and segments before a bad flag', async () => {
+    const environment = unique('env');
+    const document = {
+      version: 2,
+      environments: [{ name: environment, type: 'test' }],
+      projects: [{ id: unique('project'), name: 'Imported', environments: [environment] }],
+      contextFields: [{ name: unique('context') }],
+      strategies: [{ name: unique('definition') }],
+      tagTypes: [{ name: unique('tag-type') }],
+      tags: [{ type: 'team', value: unique('tag') }],
+      segments: [{ id: 9001, name: unique('segment') }],
+      features: [{ name: first, project: 'default', tags: [{ type: 'team', value: 'web' }] }, { name: unique('flag'), project: 'nowhere' }],
+    };
+    expect(await refused(document)).toMatch(/^body\.features\[1\]\.project: /);
+  });
+});

@@ -1,0 +1,177 @@
+// What an import does with what already exists: `keep` (the default) leaves it, `keep=false` replaces it,
+// `drop=true` removes every flag, custom strategy definition and segment first; and version 2's segments, whose
+// ids are kept.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
+import { eventReader, uniqueNames } from './support/events.js';
+import { adminJson, fixtures } from './support/fixtures.js';
+import { completeState, expectNothingWritten, importDocument } from './support/state.js';
+
+let app: TestApp;
+const unique = uniqueNames();
+const events = eventReader(() => app);
+const { newFlag, flagEnvironment } = fixtures(() => app, unique);
+
+const flagOf = (name: string) => adminJson(app, 'GET', `/api/admin/projects/default/features/${name}`);
+
+/** A flag described `Before`, on in development with the default strategy, and with one in production. */
+async function existingFlag() {
+  const name = await newFlag('existing', 'default', { description: 'Before' });
+  await adminJson(app, 'POST', `/api/admin/projects/default/features/${name}/environments/development/strategies`, { name: 'default' });
+  await adminJson(app, 'POST', `/api/admin/projects/default/features/${name}/environments/development/on`);
+  await adminJson(app, 'POST', `/api/admin/projects/default/features/${name}/environments/production/strategies`, { name: 'default' });
+  return name;
+}
+
+/** The same flag as the document would have it: described `After`, off, with a remoteAddress strategy. */
+const replacement = (name: string) => ({ name, description: 'After', enabled: false, strategies: [{ name: 'remoteAddress', parameters: { IPs: '10.0.0.1' } }] });
+
+const strategyNames = async (name: string, environment = 'development') => (await flagEnvironment(name, environment)).strategies.map((s) => s.name);
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+
+describe('keep (the default)', () => {
+  it('leaves an existing flag as it is and adds the missing ones', async () => {
+    const [existing, added] = [await existingFlag(), unique('added')];
+    expect((await importDocument(app, { version: 1, features: [replacement(existing), { name: added, enabled: true }] })).status).toBe(202);
+    expect((await flagOf(existing)).description).toBe('Before');
+    expect(await flagEnvironment(existing)).toMatchObject({ enabled: true, strategies: [{ name: 'default' }] });
+    expect((await flagEnvironment(added)).enabled).toBe(true);
+  });
+
+  it('records feature-import only for the flags it added', async () => {
+    const [existing, added] = [await existingFlag(), unique('added')];
+    const since = await events.latestEventId();
+    await importDocument(app, { version: 1, features: [replacement(existing), { name: added }] }, 'keep=true');
+    expect((await events.eventsSince(since)).map((e) => [e.type, e.featureName])).toEqual([['feature-import', added]]);
+  });
+
+  it('leaves an existing custom strategy definition as it is', async () => {
+    const name = unique('definition');
+    await adminJson(app, 'POST', '/api/admin/strategies', { name, description: 'Before', parameters: [] });
+    await importDocument(app, { version: 1, strategies: [{ name, description: 'After' }] });
+    expect((await adminJson(app, 'GET', `/api/admin/strategies/${name}`)).description).toBe('Before');
+  });
+});
+
+describe('keep=false', () => {
+  it("leaves a flag's project where it is when a version 1 document does not name one", async () => {
+    const project = unique('elsewhere');
+    await adminJson(app, 'POST', '/api/admin/projects', { id: project, name: project });
+    const name = await newFlag('moved-not', project);
+    expect((await importDocument(app, { version: 1, features: [{ name, description: 'After' }] }, 'keep=false')).status).toBe(202);
+    expect(await adminJson(app, 'GET', `/api/admin/projects/${project}/features/${name}`)).toMatchObject({ project, description: 'After' });
+  });
+
+  it('leaves an archived flag archived when a version 1 document replaces it', async () => {
+    const name = await newFlag('archived');
+    await adminJson(app, 'DELETE', `/api/admin/projects/default/features/${name}`);
+    expect((await importDocument(app, { version: 1, features: [{ name, description: 'After' }] }, 'keep=false')).status).toBe(202);
+    const archive = await adminJson(app, 'GET', '/api/admin/archive/features/default');
+    expect(archive.features.find((f: { name: string }) => f.name === name)).toMatchObject({ description: 'After' });
+  });
+
+  it("replaces an existing flag's description, state and strategies in the environment of the document", async () => {
+    const existing = await existingFlag();
+    expect((await importDocument(app, { version: 1, features: [replacement(existing)] }, 'keep=false')).status).toBe(202);
+    expect((await flagOf(existing)).description).toBe('After');
+    expect(await flagEnvironment(existing)).toMatchObject({ enabled: false, strategies: [{ name: 'remoteAddress', parameters: { IPs: '10.0.0.1' } }] });
+  });
+
+  it('leaves the environments the document does not name as they are', async () => {
+    const existing = await existingFlag();
+    await importDocument(app, { version: 1, features: [replacement(existing)] }, 'keep=false');
+    expect(await strategyNames(existing, 'production')).toEqual(['default']);
+  });
+
+  it('replaces an existing custom strategy definition', async () => {
+    const name = unique('definition');
+    await adminJson(app, 'POST', '/api/admin/strategies', { name, description: 'Before', parameters: [] });
+    await importDocument(app, { version: 1, strategies: [{ name, description: 'After' }] }, 'keep=false');
+    expect((await adminJson(app, 'GET', `/api/admin/strategies/${name}`)).description).toBe('After');
+  });
+});
+
+describe('drop=true', () => {
+  // drop removes every flag of the instance: an instance (and, on PostgreSQL, a database) of its own.
+  let dropped: TestApp;
+  let since: number;
+  let segmentId: number;
+
+  beforeAll(async () => {
+    dropped = await startTestApp({ ownDatabase: true });
+    const admin = (method: string, path: string, body?: unknown) => adminJson(dropped, method, path, body);
+    await admin('POST', '/api/admin/strategies', { name: 'old-definition', parameters: [] });
+    segmentId = (await admin('POST', '/api/admin/segments', { name: 'old-segment', constraints: [] })).id;
+    await admin('POST', '/api/admin/projects/default/features', { name: 'old-active' });
+    await admin('POST', '/api/admin/projects/default/features/old-active/environments/development/strategies', { name: 'default', segments: [segmentId] });
+    await admin('POST', '/api/admin/projects/default/features', { name: 'old-archived' });
+    await admin('DELETE', '/api/admin/projects/default/features/old-archived');
+    since = await eventReader(() => dropped).latestEventId();
+    const document = { version: 1, features: [{ name: 'new-flag', enabled: true }], strategies: [{ name: 'new-definition' }] };
+    const response = await importDocument(dropped, document, 'drop=true');
+    expect(response.status, response.text).toBe(202);
+  });
+
+  it("removes every flag not in the document, archived ones too, and keeps the document's", async () => {
+    const { features } = (await completeState(dropped)) as { features: { name: string }[] };
+    expect(features.map((f) => f.name)).toEqual(['new-flag']);
+    expect((await adminJson(dropped, 'GET', '/api/admin/archive/features/default')).features).toEqual([]);
+  });
+
+  it("removes every custom strategy definition not in the document, and keeps the built-in ones", async () => {
+    const { strategies } = await adminJson(dropped, 'GET', '/api/admin/strategies');
+    const custom = strategies.filter((s: { editable: boolean }) => s.editable).map((s: { name: string }) => s.name);
+    expect(custom).toEqual(['new-definition']);
+    expect(strategies.map((s: { name: string }) => s.name)).toContain('flexibleRollout');
+  });
+
+  it('removes every segment', async () => {
+    expect((await adminJson(dropped, 'GET', '/api/admin/segments')).segments).toEqual([]);
+  });
+
+  it('records drop-features and drop-strategies before the imports', async () => {
+    const types = (await eventReader(() => dropped).eventsSince(since)).map((e) => e.type);
+    expect(types).toEqual(['drop-features', 'drop-strategies', 'strategy-import', 'feature-import']);
+  });
+});
+
+describe('version 2 segments', () => {
+  const document = (segments: unknown[], features: unknown[] = []) => ({ version: 2, segments, features });
+  const europe = [{ contextName: 'region', operator: 'IN', values: ['eu'] }];
+
+  /** A segment id above any the instance has given, so that the import chooses it. */
+  const freeId = async () => Math.max(0, ...(await adminJson(app, 'GET', '/api/admin/segments')).segments.map((s: { id: number }) => s.id)) + 100;
+
+  it('keeps the ids of imported segments, and the strategies that use them name them', async () => {
+    const [id, segment, flag] = [await freeId(), unique('segment'), unique('segmented')];
+    const strategies = [{ name: 'default', segments: [id] }];
+    const response = await importDocument(app, document([{ id, name: segment, constraints: europe }], [{ name: flag, project: 'default', environments: [{ name: 'development', enabled: true, strategies }] }]));
+    expect(response.status, response.text).toBe(202);
+    expect(await adminJson(app, 'GET', `/api/admin/segments/${id}`)).toMatchObject({ id, name: segment, constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'] }] });
+    expect((await flagEnvironment(flag)).strategies).toMatchObject([{ name: 'default', segments: [id] }]);
+  });
+
+  it('refuses a segment whose name another segment has, naming it, and writes nothing', async () => {
+    const taken = await adminJson(app, 'POST', '/api/admin/segments', { name: unique('taken'), constraints: [] });
+    const id = await freeId();
+    const response = await expectNothingWritten(app, events, () => importDocument(app, document([{ id: id + 1, name: unique('fine') }, { id, name: taken.name }])));
+    expect(expectError(response, 400, 'ValidationError').message).toMatch(/^body\.segments\[1\]\.name: /);
+  });
+
+  it('leaves a segment with an existing id as it is with keep', async () => {
+    const existing = await adminJson(app, 'POST', '/api/admin/segments', { name: unique('kept'), description: 'Before', constraints: [] });
+    const response = await importDocument(app, document([{ id: existing.id, name: existing.name, description: 'After', constraints: europe }]));
+    expect(response.status, response.text).toBe(202);
+    expect(await adminJson(app, 'GET', `/api/admin/segments/${existing.id}`)).toMatchObject({ name: existing.name, description: 'Before', constraints: [] });
+  });
+
+  it('replaces a segment with an existing id with keep=false', async () => {
+    const existing = await adminJson(app, 'POST', '/api/admin/segments', { name: unique('replaced'), description: 'Before', constraints: [] });
+    const renamed = unique('renamed');
+    await importDocument(app, document([{ id: existing.id, name: renamed, description: 'After', constraints: europe }]), 'keep=false');
+    expect(await adminJson(app, 'GET', `/api/admin/segments/${existing.id}`)).toMatchObject({ name: renamed, description: 'After', constraints: [{ contextName: 'region' }] });
+  });
+});

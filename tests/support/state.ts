@@ -1,0 +1,36 @@
+// State import calls: the document as a JSON body, or as the `file` field of a multipart form.
+import { expect } from 'vitest';
+import { call, type RawResponse, type TestApp } from './app.js';
+import type { eventReader } from './events.js';
+
+/** POSTs the document as the JSON body of an import; `query` without its `?` (`drop=true&keep=false`). */
+export const importDocument = (app: TestApp, document: unknown, query = '') =>
+  call(app, 'POST', `/api/admin/state/import${query && `?${query}`}`, { body: document as object });
+
+/** POSTs a multipart form whose fields are given as text or as a file (`{content, filename}`), as a browser would. */
+export async function importForm(app: TestApp, fields: Record<string, string | { content: string; filename: string }>, query = ''): Promise<RawResponse> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value === 'string') form.append(name, value);
+    else form.append(name, new Blob([value.content]), value.filename);
+  }
+  const response = await fetch(`${app.url}/api/admin/state/import${query && `?${query}`}`, { method: 'POST', body: form, headers: { authorization: app.adminToken } });
+  const text = await response.text();
+  return { status: response.status, headers: Object.fromEntries(response.headers), text, json: text ? JSON.parse(text) : undefined };
+}
+
+/** The instance's complete export: what an import that must write nothing is compared against. */
+export async function completeState(app: TestApp): Promise<unknown> {
+  const response = await call(app, 'GET', '/api/admin/state/export?version=2');
+  expect(response.status, response.text).toBe(200);
+  return response.json;
+}
+
+/** Runs a request that must change nothing: the complete export is the same after it, and no event was written. */
+export async function expectNothingWritten(app: TestApp, events: ReturnType<typeof eventReader>, request: () => Promise<RawResponse>): Promise<RawResponse> {
+  const [before, since] = [await completeState(app), await events.latestEventId()];
+  const response = await request();
+  expect(await completeState(app)).toEqual(before);
+  expect(await events.eventsSince(since)).toEqual([]);
+  return response;
+}
