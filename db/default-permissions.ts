@@ -1,6 +1,10 @@
 // The permission catalogue and built-in roles, with the ids and display names Unleash uses.
+import type { components } from '../generated/api.js';
 
-const root: [number, string, string][] = [
+/** The contract's closed list: a misspelt permission here fails to compile. */
+type PermissionName = components['schemas']['PermissionName'];
+
+const root: [number, PermissionName, string][] = [
   [1, 'ADMIN', 'Admin'],
   [3, 'CREATE_STRATEGY', 'Create activation strategies'],
   [4, 'CREATE_ADDON', 'Create addons'],
@@ -38,7 +42,7 @@ const root: [number, string, string][] = [
   [77, 'UPDATE_CORS', 'Update CORS settings'],
 ];
 
-const project: [number, string, string][] = [
+const project: [number, PermissionName, string][] = [
   [2, 'CREATE_FEATURE', 'Create feature flags'],
   [7, 'UPDATE_FEATURE', 'Update feature flags'],
   [8, 'DELETE_FEATURE', 'Delete feature flags'],
@@ -63,7 +67,7 @@ const project: [number, string, string][] = [
   [79, 'UPDATE_PROJECT_RELEASE_TEMPLATE', 'Create/edit project release template'],
 ];
 
-const environment: [number, string, string][] = [
+const environment: [number, PermissionName, string][] = [
   [25, 'CREATE_FEATURE_STRATEGY', 'Create activation strategies'],
   [26, 'UPDATE_FEATURE_STRATEGY', 'Update activation strategies'],
   [27, 'DELETE_FEATURE_STRATEGY', 'Delete activation strategies'],
@@ -74,7 +78,7 @@ const environment: [number, string, string][] = [
   [38, 'SKIP_CHANGE_REQUEST', 'Skip change request process'],
 ];
 
-const rows = (type: string, list: [number, string, string][]) =>
+const rows = (type: string, list: [number, PermissionName, string][]) =>
   list.map(([id, name, displayName]) => ({ id, name, displayName, type }));
 
 export const permissionRows = [...rows('root', root), ...rows('project', project), ...rows('environment', environment)];
@@ -94,14 +98,14 @@ export const ROLE = { Admin: 1, Editor: 2, Viewer: 3, Owner: 4, Member: 5, Reade
 /** The project where a root role's project and environment permissions apply (Editor's flag work), as in Unleash. */
 export const ROOT_ROLE_PROJECT = 'default';
 
-const environmentGrants = [
+const environmentGrants: PermissionName[] = [
   'CREATE_FEATURE_STRATEGY',
   'UPDATE_FEATURE_STRATEGY',
   'DELETE_FEATURE_STRATEGY',
   'UPDATE_FEATURE_ENVIRONMENT',
   'UPDATE_FEATURE_ENVIRONMENT_VARIANTS',
 ];
-const memberProjectGrants = [
+const memberProjectGrants: PermissionName[] = [
   'CREATE_FEATURE',
   'UPDATE_FEATURE',
   'DELETE_FEATURE',
@@ -111,7 +115,7 @@ const memberProjectGrants = [
   'DELETE_PROJECT_API_TOKEN',
   'READ_PROJECT_API_TOKEN',
 ];
-const ownerProjectGrants = [
+const ownerProjectGrants: PermissionName[] = [
   ...memberProjectGrants,
   'UPDATE_PROJECT',
   'DELETE_PROJECT',
@@ -120,7 +124,7 @@ const ownerProjectGrants = [
   'UPDATE_PROJECT_SEGMENT',
   'UPDATE_PROJECT_RELEASE_TEMPLATE',
 ];
-const editorRootGrants = [
+const editorRootGrants: PermissionName[] = [
   'CREATE_ADDON', 'UPDATE_ADDON', 'DELETE_ADDON',
   'CREATE_CONTEXT_FIELD', 'UPDATE_CONTEXT_FIELD', 'DELETE_CONTEXT_FIELD',
   'CREATE_PROJECT',
@@ -130,7 +134,7 @@ const editorRootGrants = [
   'UPDATE_APPLICATION', 'READ_CLIENT_API_TOKEN', 'READ_FRONTEND_API_TOKEN',
   'RELEASE_PLAN_TEMPLATE_CREATE', 'RELEASE_PLAN_TEMPLATE_UPDATE',
 ];
-const editorProjectGrants = [
+const editorProjectGrants: PermissionName[] = [
   'CREATE_FEATURE', 'UPDATE_FEATURE', 'DELETE_FEATURE', 'UPDATE_PROJECT', 'DELETE_PROJECT', 'MOVE_FEATURE_TOGGLE',
   'UPDATE_FEATURE_VARIANTS', 'UPDATE_FEATURE_DEPENDENCY',
   'CREATE_PROJECT_API_TOKEN', 'DELETE_PROJECT_API_TOKEN', 'READ_PROJECT_API_TOKEN',
@@ -142,7 +146,7 @@ export const builtInEnvironmentGrants = (environment: string) =>
 
 /** The role → permission rows of the built-in roles; environment permissions for each given environment. */
 export function rolePermissionGrants(environments: string[]) {
-  const grant = (roleId: number, names: string[]) => names.map((permission) => ({ roleId, permission, environment: null }));
+  const grant = (roleId: number, names: PermissionName[]) => names.map((permission) => ({ roleId, permission, environment: null }));
   return [
     ...grant(ROLE.Admin, ['ADMIN']),
     ...grant(ROLE.Editor, [...editorRootGrants, ...editorProjectGrants]),

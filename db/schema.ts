@@ -564,3 +564,90 @@ export const requestCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.bucket, t.appName, t.endpoint] })],
 );
+
+/** Whether flag changes in one environment of a project go through change requests. */
+export const changeRequestSettings = pgTable(
+  'change_request_settings',
+  {
+    project: text('project')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    environment: text('environment')
+      .notNull()
+      .references(() => environments.name, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    enabled: boolean('enabled').notNull(),
+    requiredApprovals: integer('required_approvals').notNull().default(1),
+  },
+  (t) => [primaryKey({ columns: [t.project, t.environment] })],
+);
+
+/** Changes to flags in one environment, proposed, reviewed and applied as one unit. Users may be deleted: no foreign key to them. */
+export const changeRequests = pgTable(
+  'change_requests',
+  {
+    id: serial('id').primaryKey(),
+    project: text('project')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    environment: text('environment')
+      .notNull()
+      .references(() => environments.name, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    state: text('state').$type<Schemas['ChangeRequestState']>().notNull(),
+    title: text('title'),
+    minApprovals: integer('min_approvals').notNull(),
+    createdByUserId: integer('created_by_user_id').notNull(),
+    createdAt: createdAt(),
+    scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
+    scheduledByUserId: integer('scheduled_by_user_id'),
+    scheduleStatus: text('schedule_status').$type<Schemas['ChangeRequestSchedule']['status']>(),
+    scheduleReason: text('schedule_reason'),
+  },
+  (t) => [index('change_requests_project_idx').on(t.project, t.id), index('change_requests_scheduled_idx').on(t.state, t.scheduledAt)],
+);
+
+export const changeRequestChanges = pgTable(
+  'change_request_changes',
+  {
+    id: serial('id').primaryKey(),
+    changeRequestId: integer('change_request_id')
+      .notNull()
+      .references(() => changeRequests.id, { onDelete: 'cascade' }),
+    feature: text('feature').notNull(),
+    action: text('action').$type<Schemas['ChangeRequestAction']>().notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown> | unknown[]>().notNull(),
+    /** The strategy a change updates or deletes, as it was when scheduled: a different one now suspends the schedule. */
+    strategySnapshot: jsonb('strategy_snapshot'),
+    createdByUserId: integer('created_by_user_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('change_request_changes_request_idx').on(t.changeRequestId)],
+);
+
+/** Approvals and rejections, one of each kind per user. */
+export const changeRequestReviews = pgTable(
+  'change_request_reviews',
+  {
+    changeRequestId: integer('change_request_id')
+      .notNull()
+      .references(() => changeRequests.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull(),
+    kind: text('kind').$type<'approval' | 'rejection'>().notNull(),
+    comment: text('comment'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.changeRequestId, t.userId, t.kind] })],
+);
+
+export const changeRequestComments = pgTable(
+  'change_request_comments',
+  {
+    id: serial('id').primaryKey(),
+    changeRequestId: integer('change_request_id')
+      .notNull()
+      .references(() => changeRequests.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull(),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('change_request_comments_request_idx').on(t.changeRequestId)],
+);

@@ -488,7 +488,10 @@ export interface paths {
         /** Update a flag's metadata; fields not sent are left as they are */
         put: operations["updateFeature"];
         post?: never;
-        /** Archive a flag (it stops being served; revive or delete it from the archive) */
+        /**
+         * Archive a flag (it stops being served; revive or delete it from the archive)
+         * @description While the project requires change requests in an environment where the flag is on, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there: propose the archiving instead.
+         */
         delete: operations["archiveFeature"];
         options?: never;
         head?: never;
@@ -539,7 +542,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Archive several flags of the project */
+        /**
+         * Archive several flags of the project
+         * @description While the project requires change requests in an environment where the flag is on, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there: propose the archiving instead.
+         */
         post: operations["archiveFeatures"];
         delete?: never;
         options?: never;
@@ -661,7 +667,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn a flag on in an environment; with no enabled strategy there, a 100% gradual rollout is added first */
+        /**
+         * Turn a flag on in an environment; with no enabled strategy there, a 100% gradual rollout is added first
+         * @description While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there: propose the change instead.
+         */
         post: operations["enableFeatureEnvironment"];
         delete?: never;
         options?: never;
@@ -678,7 +687,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn a flag off in an environment */
+        /**
+         * Turn a flag off in an environment
+         * @description While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there: propose the change instead.
+         */
         post: operations["disableFeatureEnvironment"];
         delete?: never;
         options?: never;
@@ -696,7 +708,10 @@ export interface paths {
         /** A flag's strategies in one environment, in order */
         get: operations["getFeatureStrategies"];
         put?: never;
-        /** Add a strategy to a flag in one environment */
+        /**
+         * Add a strategy to a flag in one environment
+         * @description While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there: propose the change instead.
+         */
         post: operations["addFeatureStrategy"];
         delete?: never;
         options?: never;
@@ -713,7 +728,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reorder a flag's strategies in one environment */
+        /**
+         * Reorder a flag's strategies in one environment
+         * @description While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there: propose the change instead.
+         */
         post: operations["setStrategySortOrder"];
         delete?: never;
         options?: never;
@@ -730,14 +748,23 @@ export interface paths {
         };
         /** One strategy of a flag */
         get: operations["getFeatureStrategy"];
-        /** Replace a strategy's configuration */
+        /**
+         * Replace a strategy's configuration
+         * @description While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there: propose the change instead.
+         */
         put: operations["updateFeatureStrategy"];
         post?: never;
-        /** Remove a strategy; a flag left with none there is turned off */
+        /**
+         * Remove a strategy; a flag left with none there is turned off
+         * @description While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there: propose the change instead.
+         */
         delete: operations["deleteFeatureStrategy"];
         options?: never;
         head?: never;
-        /** Change a strategy with a JSON patch */
+        /**
+         * Change a strategy with a JSON patch
+         * @description While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there: propose the change instead.
+         */
         patch: operations["patchFeatureStrategy"];
         trace?: never;
     };
@@ -750,13 +777,19 @@ export interface paths {
         };
         /** A flag's variants in one environment */
         get: operations["getEnvironmentVariants"];
-        /** Replace a flag's variants in one environment (weights normalised) */
+        /**
+         * Replace a flag's variants in one environment (weights normalised)
+         * @description While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there: propose the change instead.
+         */
         put: operations["setEnvironmentVariants"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a flag's variants in one environment with a JSON patch */
+        /**
+         * Change a flag's variants in one environment with a JSON patch
+         * @description While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there: propose the change instead.
+         */
         patch: operations["patchEnvironmentVariants"];
         trace?: never;
     };
@@ -877,9 +910,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make the flag depend on a parent flag of the same project */
+        /**
+         * Make the flag depend on a parent flag of the same project
+         * @description While the project requires change requests in any environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` in those environments: propose the change instead.
+         */
         post: operations["addDependency"];
-        /** Remove every parent of the flag */
+        /**
+         * Remove every parent of the flag
+         * @description While the project requires change requests in any environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` in those environments: propose the change instead.
+         */
         delete: operations["deleteDependencies"];
         options?: never;
         head?: never;
@@ -896,7 +935,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove one parent of the flag */
+        /**
+         * Remove one parent of the flag
+         * @description While the project requires change requests in any environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` in those environments: propose the change instead.
+         */
         delete: operations["deleteDependency"];
         options?: never;
         head?: never;
@@ -1843,6 +1885,183 @@ export interface paths {
         get: operations["getRequestsPerSecond"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/change-requests/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether each environment of the project requires change requests, and how many approvals */
+        get: operations["getChangeRequestConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/environments/{environment}/change-requests/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Require change requests for flag changes in one environment of the project, or stop requiring them
+         * @description While enabled, direct writes to flags there (on/off, strategies and their order, environment variants,
+         *     dependencies, archiving a flag that is on there) answer 409 `ConflictError` unless the caller holds
+         *     `SKIP_CHANGE_REQUEST` there (admin API tokens and root Admins hold it). Records
+         *     `change-request-configuration-updated`.
+         */
+        put: operations["updateChangeRequestConfig"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/environments/{environment}/change-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Propose one change (or several) in the caller's draft for the environment, opening the draft if needed
+         * @description Each change names a flag of the project, an action and its payload, checked when added against the schema
+         *     the direct operation uses (`updateEnabled` `{enabled}`; `addStrategy` a `CreateFeatureStrategy`;
+         *     `updateStrategy` the same with its `id`; `deleteStrategy` `{id}`; `reorderStrategy` a `StrategySortOrder`;
+         *     `patchVariant` `{variants}`; `addDependency` a `CreateDependency`; `deleteDependency` `{feature}`;
+         *     `archiveFeature` `{}`), and needs the permission the direct operation needs there. Only a user proposes
+         *     changes. Records `change-request-created` for a new draft and `change-added` for each change.
+         */
+        post: operations["addChangeRequestChanges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/change-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's change requests, newest first */
+        get: operations["getChangeRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/change-requests/{changeRequestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One change request with its changes, approvals, rejections, comments and schedule */
+        get: operations["getChangeRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/change-requests/{changeRequestId}/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Move a change request to another state
+         * @description `Draft` → `In review` (its author) → `Approved` (each approval by a user holding `APPROVE_CHANGE_REQUEST` in
+         *     the environment, never the author, counts; the request is `Approved` once `requiredApprovals` distinct users
+         *     approved) → `Applied` (`APPLY_CHANGE_REQUEST`: every change in one transaction, through the same code as the
+         *     direct operations, with their events) or `Scheduled` (`APPLY_CHANGE_REQUEST`, with `scheduledAt`; applied then
+         *     by one instance). `Rejected` by an approver while in review; `Cancelled` by its author or an approver before it
+         *     is applied. Anything else is 409 naming the current state; a change that no longer applies (a deleted
+         *     strategy, an archived flag) makes the apply a 409 naming it, and nothing is applied.
+         */
+        put: operations["updateChangeRequestState"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/change-requests/{changeRequestId}/title": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Name a change request (its author, while it is a draft or in review) */
+        put: operations["updateChangeRequestTitle"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/change-requests/{changeRequestId}/changes/{changeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Edit one change (its author, while the request is a draft or in review; approvals given so far are withdrawn) */
+        put: operations["updateChangeRequestChange"];
+        post?: never;
+        /** Discard one change (its author, while the request is a draft or in review) */
+        delete: operations["discardChangeRequestChange"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/change-requests/{changeRequestId}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Comment on a change request, as the calling user */
+        post: operations["addChangeRequestComment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3588,6 +3807,112 @@ export interface components {
             clientMetrics: components["schemas"]["PrometheusQueryResult"];
             adminMetrics: components["schemas"]["PrometheusQueryResult"];
         };
+        /** @description Whether flag changes in one environment of the project go through change requests. */
+        ChangeRequestEnvironmentConfig: {
+            environment: string;
+            /** @description The environment's type */
+            type: string;
+            changeRequestEnabled: boolean;
+            /** @description Distinct approvals a request needs (1 to 10; 1 while disabled unless set) */
+            requiredApprovals: number;
+        };
+        /** @description Whether an environment of the project requires change requests, and how many approvals each needs. */
+        UpdateChangeRequestConfig: {
+            changeRequestsEnabled: boolean;
+            /** @description Default 1 */
+            requiredApprovals?: number;
+        };
+        /**
+         * @description What a change does, as the direct operation of the same effect would.
+         * @enum {string}
+         */
+        ChangeRequestAction: "updateEnabled" | "addStrategy" | "updateStrategy" | "deleteStrategy" | "reorderStrategy" | "patchVariant" | "addDependency" | "deleteDependency" | "archiveFeature";
+        /** @enum {string} */
+        ChangeRequestState: "Draft" | "In review" | "Approved" | "Applied" | "Rejected" | "Cancelled" | "Scheduled";
+        /** @description One proposed change to a flag of the project in the request's environment. */
+        ChangeRequestChangeInput: {
+            /** @description A flag of the project */
+            feature: string;
+            action: components["schemas"]["ChangeRequestAction"];
+            /** @description The action's body: see the operation's description */
+            payload: {
+                [key: string]: unknown;
+            } | unknown[];
+        };
+        /** @description A user as change requests show them. */
+        ChangeRequestUser: {
+            id: number;
+            /** @description The name, else the username, else the email */
+            username: string;
+            imageUrl?: string;
+        };
+        ChangeRequestChange: {
+            id: number;
+            action: components["schemas"]["ChangeRequestAction"];
+            payload: {
+                [key: string]: unknown;
+            } | unknown[];
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: components["schemas"]["ChangeRequestUser"];
+        };
+        /** @description An approval or a rejection. */
+        ChangeRequestReview: {
+            createdBy: components["schemas"]["ChangeRequestUser"];
+            /** Format: date-time */
+            createdAt: string;
+            comment?: string;
+        };
+        ChangeRequestComment: {
+            id: number;
+            text: string;
+            createdBy: components["schemas"]["ChangeRequestUser"];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description When a scheduled request is applied. `suspended` when a flag it changes was archived, a strategy it changes was deleted or changed since, or the user who scheduled it was deleted; `failed` when applying it failed. */
+        ChangeRequestSchedule: {
+            /** Format: date-time */
+            scheduledAt: string;
+            /** @enum {string} */
+            status: "pending" | "suspended" | "failed";
+            reason?: string;
+        };
+        /** @description Changes to flags in one environment of a project, proposed, reviewed and applied as one unit. */
+        ChangeRequest: {
+            id: number;
+            /** @description Given by its author; `Change request #<id>` until then */
+            title: string;
+            project: string;
+            environment: string;
+            state: components["schemas"]["ChangeRequestState"];
+            /** @description Distinct approvals it needs */
+            minApprovals: number;
+            createdBy: components["schemas"]["ChangeRequestUser"];
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The changes, by flag */
+            features: {
+                name: string;
+                changes: components["schemas"]["ChangeRequestChange"][];
+            }[];
+            approvals: components["schemas"]["ChangeRequestReview"][];
+            rejections: components["schemas"]["ChangeRequestReview"][];
+            comments: components["schemas"]["ChangeRequestComment"][];
+            schedule?: components["schemas"]["ChangeRequestSchedule"];
+        };
+        /** @description The state to move to; `scheduledAt` (in the future) with `Scheduled`; `comment` with an approval or rejection. */
+        UpdateChangeRequestState: {
+            state: components["schemas"]["ChangeRequestState"];
+            comment?: string;
+            /** Format: date-time */
+            scheduledAt?: string;
+        };
+        /**
+         * @description Every permission a role can grant, in Unleash's names: the one list the service checks (`x-permission` of each operation names some of them, or `NONE` for any admin-API caller, or `CLIENT` for SDKs).
+         * @enum {string}
+         */
+        PermissionName: "ADMIN" | "CREATE_STRATEGY" | "CREATE_ADDON" | "DELETE_ADDON" | "UPDATE_ADDON" | "UPDATE_APPLICATION" | "UPDATE_TAG_TYPE" | "DELETE_TAG_TYPE" | "CREATE_PROJECT" | "UPDATE_STRATEGY" | "DELETE_STRATEGY" | "UPDATE_CONTEXT_FIELD" | "CREATE_CONTEXT_FIELD" | "DELETE_CONTEXT_FIELD" | "READ_ROLE" | "CREATE_SEGMENT" | "UPDATE_SEGMENT" | "DELETE_SEGMENT" | "CREATE_CLIENT_API_TOKEN" | "UPDATE_CLIENT_API_TOKEN" | "DELETE_CLIENT_API_TOKEN" | "READ_CLIENT_API_TOKEN" | "CREATE_FRONTEND_API_TOKEN" | "UPDATE_FRONTEND_API_TOKEN" | "DELETE_FRONTEND_API_TOKEN" | "READ_FRONTEND_API_TOKEN" | "CREATE_TAG_TYPE" | "RELEASE_PLAN_TEMPLATE_CREATE" | "RELEASE_PLAN_TEMPLATE_UPDATE" | "RELEASE_PLAN_TEMPLATE_DELETE" | "UPDATE_MAINTENANCE_MODE" | "UPDATE_INSTANCE_BANNERS" | "UPDATE_AUTH_CONFIGURATION" | "READ_LOGS" | "UPDATE_CORS" | "CREATE_FEATURE" | "UPDATE_FEATURE" | "DELETE_FEATURE" | "UPDATE_PROJECT" | "DELETE_PROJECT" | "UPDATE_FEATURE_VARIANTS" | "MOVE_FEATURE_TOGGLE" | "READ_PROJECT_API_TOKEN" | "CREATE_PROJECT_API_TOKEN" | "DELETE_PROJECT_API_TOKEN" | "UPDATE_PROJECT_SEGMENT" | "UPDATE_FEATURE_DEPENDENCY" | "PROJECT_USER_ACCESS_READ" | "PROJECT_DEFAULT_STRATEGY_READ" | "PROJECT_CHANGE_REQUEST_READ" | "PROJECT_SETTINGS_READ" | "PROJECT_USER_ACCESS_WRITE" | "PROJECT_DEFAULT_STRATEGY_WRITE" | "PROJECT_CHANGE_REQUEST_WRITE" | "PROJECT_SETTINGS_WRITE" | "UPDATE_PROJECT_CONTEXT" | "UPDATE_PROJECT_RELEASE_TEMPLATE" | "CREATE_FEATURE_STRATEGY" | "UPDATE_FEATURE_STRATEGY" | "DELETE_FEATURE_STRATEGY" | "UPDATE_FEATURE_ENVIRONMENT" | "APPROVE_CHANGE_REQUEST" | "APPLY_CHANGE_REQUEST" | "UPDATE_FEATURE_ENVIRONMENT_VARIANTS" | "SKIP_CHANGE_REQUEST";
     };
     responses: {
         /** @description The request does not match the contract; the message names the field and the rule */
@@ -3697,6 +4022,8 @@ export interface components {
         SignupTokenSecret: string;
         GroupId: number;
         MemberUserId: number;
+        ChangeRequestId: number;
+        ChangeId: number;
         AddonId: number;
     };
     requestBodies: never;
@@ -4838,6 +5165,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     patchFeature: {
@@ -4958,6 +5286,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
@@ -5146,6 +5475,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     disableFeatureEnvironment: {
@@ -5172,6 +5502,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     getFeatureStrategies: {
@@ -5232,6 +5563,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
@@ -5263,6 +5595,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
@@ -5326,6 +5659,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
@@ -5354,6 +5688,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     patchFeatureStrategy: {
@@ -5387,6 +5722,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
@@ -5448,6 +5784,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
@@ -5481,6 +5818,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
@@ -5827,6 +6165,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
@@ -5853,6 +6192,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     deleteDependency: {
@@ -5879,6 +6219,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     getClientFeatures: {
@@ -7895,6 +8236,311 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             502: components["responses"]["BadGateway"];
+        };
+    };
+    getChangeRequestConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per environment of the project, in sort order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestEnvironmentConfig"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateChangeRequestConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                environment: components["parameters"]["Environment"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateChangeRequestConfig"];
+            };
+        };
+        responses: {
+            /** @description The configuration was stored */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    addChangeRequestChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                environment: components["parameters"]["Environment"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeRequestChangeInput"] | components["schemas"]["ChangeRequestChangeInput"][];
+            };
+        };
+        responses: {
+            /** @description The draft with the change added */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getChangeRequests: {
+        parameters: {
+            query?: {
+                /** @description Only those in this state */
+                state?: components["schemas"]["ChangeRequestState"];
+            };
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The change requests */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequest"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The change request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateChangeRequestState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateChangeRequestState"];
+            };
+        };
+        responses: {
+            /** @description The change request in its new state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    updateChangeRequestTitle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The title was set */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    updateChangeRequestChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                changeId: components["parameters"]["ChangeId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeRequestChangeInput"];
+            };
+        };
+        responses: {
+            /** @description The change request with the change edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    discardChangeRequestChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                changeId: components["parameters"]["ChangeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The change was discarded */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    addChangeRequestComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Not empty or only whitespace */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The comment was added */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
 }

@@ -37,6 +37,8 @@ export type Handler<Id extends keyof operations> = (request: RequestOf<Id>, cont
 
 /** Every operation of the contract must have exactly this handler. */
 export interface Handlers {
+  addChangeRequestChanges: Handler<'addChangeRequestChanges'>;
+  addChangeRequestComment: Handler<'addChangeRequestComment'>;
   addContextFieldLegalValue: Handler<'addContextFieldLegalValue'>;
   addDependency: Handler<'addDependency'>;
   addEnvironmentToProject: Handler<'addEnvironmentToProject'>;
@@ -88,6 +90,7 @@ export interface Handlers {
   deprecateStrategy: Handler<'deprecateStrategy'>;
   disableEnvironment: Handler<'disableEnvironment'>;
   disableFeatureEnvironment: Handler<'disableFeatureEnvironment'>;
+  discardChangeRequestChange: Handler<'discardChangeRequestChange'>;
   enableEnvironment: Handler<'enableEnvironment'>;
   enableFeatureEnvironment: Handler<'enableFeatureEnvironment'>;
   exportState: Handler<'exportState'>;
@@ -100,6 +103,9 @@ export interface Handlers {
   getApplication: Handler<'getApplication'>;
   getApplications: Handler<'getApplications'>;
   getArchivedFeatures: Handler<'getArchivedFeatures'>;
+  getChangeRequest: Handler<'getChangeRequest'>;
+  getChangeRequestConfig: Handler<'getChangeRequestConfig'>;
+  getChangeRequests: Handler<'getChangeRequests'>;
   getClientFeature: Handler<'getClientFeature'>;
   getClientFeatures: Handler<'getClientFeatures'>;
   getContextField: Handler<'getContextField'>;
@@ -175,6 +181,10 @@ export interface Handlers {
   unfavoriteProject: Handler<'unfavoriteProject'>;
   updateAddon: Handler<'updateAddon'>;
   updateAddonAdmin: Handler<'updateAddonAdmin'>;
+  updateChangeRequestChange: Handler<'updateChangeRequestChange'>;
+  updateChangeRequestConfig: Handler<'updateChangeRequestConfig'>;
+  updateChangeRequestState: Handler<'updateChangeRequestState'>;
+  updateChangeRequestTitle: Handler<'updateChangeRequestTitle'>;
   updateContextField: Handler<'updateContextField'>;
   updateEnvironment: Handler<'updateEnvironment'>;
   updateEnvironmentSortOrder: Handler<'updateEnvironmentSortOrder'>;

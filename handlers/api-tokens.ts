@@ -2,12 +2,12 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import type { Handlers } from '../generated/handlers.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import { holds, type Caller, type TokenKind } from '../server/caller.js';
+import { holds, type Caller, type PermissionName, type TokenKind } from '../server/caller.js';
 import { badRequest, forbidden, notFound } from '../server/errors.js';
 import { ALL, hashSecret, newSecret, type TokenRow } from '../server/tokens.js';
 
 /** The permission each kind of token needs to be read, created or deleted. ADMIN satisfies all. */
-const permissionFor: Record<'read' | 'create' | 'delete', Record<TokenKind, string>> = {
+const permissionFor: Record<'read' | 'create' | 'delete', Record<TokenKind, PermissionName>> = {
   read: { admin: 'ADMIN', client: 'READ_CLIENT_API_TOKEN', frontend: 'READ_FRONTEND_API_TOKEN' },
   create: { admin: 'ADMIN', client: 'CREATE_CLIENT_API_TOKEN', frontend: 'CREATE_FRONTEND_API_TOKEN' },
   delete: { admin: 'ADMIN', client: 'DELETE_CLIENT_API_TOKEN', frontend: 'DELETE_FRONTEND_API_TOKEN' },

@@ -1,5 +1,6 @@
 import type { Handlers } from '../generated/handlers.js';
 import { addonHandlers } from './addons.js';
+import { changeRequestHandlers } from './change-requests.js';
 import { apiTokenHandlers } from './api-tokens.js';
 import { applicationHandlers } from './applications.js';
 import { clientHandlers } from './client.js';
@@ -66,4 +67,5 @@ export const handlers = {
   ...addonHandlers,
   ...stateHandlers,
   ...usageMetricHandlers,
+  ...changeRequestHandlers,
 } satisfies Handlers;

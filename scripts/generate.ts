@@ -21,10 +21,15 @@ interface OperationEntry {
   preSerialized?: boolean;
   /** The largest body the operation takes, in bytes (x-body-limit), when above the service's default. */
   bodyLimit?: number;
+  /** Which change-request rule guards the operation's direct writes (x-change-request). */
+  changeRequest?: 'environment' | 'project' | 'enabled-flag';
 }
+
+const changeRequestKinds = ['environment', 'project', 'enabled-flag'];
 
 async function operationTable(contract: any): Promise<Record<string, OperationEntry>> {
   const table: Record<string, OperationEntry> = {};
+  const permissionNames = new Set<string>([...(contract.components?.schemas?.PermissionName?.enum ?? []), 'NONE', 'CLIENT']);
   const globalSecurity = contract.security ?? [];
   for (const [route, item] of Object.entries<any>(contract.paths ?? {})) {
     for (const method of methods) {
@@ -36,6 +41,10 @@ async function operationTable(contract: any): Promise<Record<string, OperationEn
       const permission = op['x-permission'];
       if (permission === undefined) throw new Error(`${where} has no x-permission`);
       const permissions = Array.isArray(permission) ? permission : [permission];
+      const unknown = permissions.find((name: string) => !permissionNames.has(name));
+      if (unknown) throw new Error(`${where}: x-permission ${unknown} is not in the PermissionName list`);
+      const changeRequest = op['x-change-request'];
+      if (changeRequest !== undefined && !changeRequestKinds.includes(changeRequest)) throw new Error(`${where}: x-change-request must be one of ${changeRequestKinds.join(', ')}`);
       const security = op.security ?? globalSecurity;
       table[op.operationId] = {
         method: method.toUpperCase(),
@@ -45,6 +54,7 @@ async function operationTable(contract: any): Promise<Record<string, OperationEn
         bodyMediaTypes: Object.keys(op.requestBody?.content ?? {}),
         ...(op['x-pre-serialized'] === true && { preSerialized: true }),
         ...(typeof op['x-body-limit'] === 'number' && { bodyLimit: op['x-body-limit'] }),
+        ...(changeRequest !== undefined && { changeRequest }),
       };
     }
   }

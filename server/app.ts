@@ -9,6 +9,8 @@ import rateLimit from '@fastify/rate-limit';
 import { operationTable, type OperationId } from '../generated/operations.js';
 import { registerAuth } from './auth.js';
 import { registerBodyGuard } from './body-guard.js';
+import { registerChangeRequestGuard } from './change-request-guard.js';
+import { startChangeRequestScheduler } from './change-request-scheduler.js';
 import { ClientFeatureCache } from './client-features/cache.js';
 import { ClientMetricsStore } from './client-metrics.js';
 import { registerClientFeaturesRoute } from './client-route.js';
@@ -102,6 +104,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     app.addHook('onClose', async () => {
       stopSync();
       await deliveries.stop();
+      await stopScheduler();
       await clientMetrics.stop();
       await database.close();
     });
@@ -120,6 +123,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     });
 
     const services = { db: database.db, config, events, clientFeatures, clientMetrics };
+    const stopScheduler = startChangeRequestScheduler(database.db, events, { config, events, clientFeatures, clientMetrics }, logger, config.changeRequestPollMs ?? 1000);
     const context = (request: FastifyRequest): HandlerContext => new RequestContext(services, request, logger);
 
     registerClientFeaturesRoute(app, tokens, config.authType, handlers.getClientFeatures, context, metrics);
@@ -132,6 +136,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       registerValidation(api);
       registerAuth(api, tokens, config.authType, database.db);
       registerBodyGuard(api);
+      registerChangeRequestGuard(api, database.db);
       // Only operations whose contract sets `x-fastify-config.rateLimit` (login) are limited, per address, to `max` per window.
       await api.register(rateLimit, {
         global: false,

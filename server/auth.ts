@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { operationTable, type OperationId } from '../generated/operations.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import { holdsAny, missingPermissionMessage, systemCaller, type Caller, type PermissionScope } from './caller.js';
+import { holdsAny, missingPermissionMessage, systemCaller, type Caller, type PermissionScope, type RequiredPermission } from './caller.js';
 import type { AuthType } from './config.js';
 import { forbidden, unauthorized } from './errors.js';
 import type { TokenCache } from './token-cache.js';
@@ -107,6 +107,6 @@ async function authenticateSlowly(credential: string | undefined, tokens: TokenC
 }
 
 /** 403 unless the caller holds one of the permissions (any one suffices) in the scope. */
-export function authorize(caller: Caller, permissions: readonly string[], scope: PermissionScope = {}): void {
+export function authorize(caller: Caller, permissions: readonly RequiredPermission[], scope: PermissionScope = {}): void {
   if (!holdsAny(caller, permissions, scope)) throw forbidden(missingPermissionMessage(permissions));
 }

@@ -7,6 +7,11 @@ export interface Grant {
   environment: string | null;
 }
 
+/** A permission a role can grant: the contract's closed list, so that a misspelt name fails to compile. */
+export type PermissionName = components['schemas']['PermissionName'];
+/** What an operation may require: a permission, `NONE` (any admin-API caller) or `CLIENT` (SDKs). */
+export type RequiredPermission = PermissionName | 'NONE' | 'CLIENT';
+
 /** The kind of an API token, as the contract's ApiTokenType names it. */
 export type TokenKind = components['schemas']['ApiTokenType'];
 
@@ -36,16 +41,16 @@ export interface PermissionScope {
   environment?: string | undefined;
 }
 
-const ADMIN = 'ADMIN';
-export const NONE = 'NONE';
+const ADMIN: PermissionName = 'ADMIN';
+export const NONE = 'NONE' satisfies RequiredPermission;
 /** The client API: client tokens, and callers who may do everything. */
-export const CLIENT = 'CLIENT';
+export const CLIENT = 'CLIENT' satisfies RequiredPermission;
 
 /** A grant limited to one project or environment counts only where the operation names that one. */
 const matches = (held: string | null, wanted: string | undefined) => held === null || held === '*' || held === wanted;
 
 /** Whether the caller holds `permission` in `scope`. ADMIN satisfies everything. */
-export function holds(caller: Caller, permission: string, scope: PermissionScope = {}): boolean {
+export function holds(caller: Caller, permission: PermissionName, scope: PermissionScope = {}): boolean {
   return caller.grants.some(
     (grant) =>
       grant.permission === ADMIN ||
@@ -54,13 +59,13 @@ export function holds(caller: Caller, permission: string, scope: PermissionScope
 }
 
 /** Whether the caller holds any one of `permissions` (`NONE` = any admin-API caller). */
-export function holdsAny(caller: Caller, permissions: readonly string[], scope: PermissionScope = {}): boolean {
+export function holdsAny(caller: Caller, permissions: readonly RequiredPermission[], scope: PermissionScope = {}): boolean {
   if (permissions.includes(NONE)) return caller.tokenKind === null || caller.tokenKind === 'admin';
   if (permissions.includes(CLIENT)) return caller.tokenKind === 'client' || holds(caller, ADMIN);
-  return permissions.some((permission) => holds(caller, permission, scope));
+  return permissions.some((permission) => permission !== NONE && permission !== CLIENT && holds(caller, permission, scope));
 }
 
-export function missingPermissionMessage(permissions: readonly string[]): string {
+export function missingPermissionMessage(permissions: readonly RequiredPermission[]): string {
   if (permissions.includes(NONE)) return 'This credential cannot use the admin API: use an admin token.';
   if (permissions.includes(CLIENT)) return 'This endpoint is for SDKs: use a client (backend) token.';
   const names = permissions.map((p) => `"${p}"`).join(', ');

@@ -39,6 +39,8 @@ export interface AppConfig {
   /** The user created at the first start, when no user exists; a password is generated when none is given. */
   defaultAdmin?: { username: string; password?: string | undefined };
   integrations?: Partial<IntegrationConfig>;
+  /** How often scheduled change requests that are due are looked for (tests make it short). Default 1 s. */
+  changeRequestPollMs?: number;
   /** PROMETHEUS_API: a Prometheus whose request metrics usage metrics (`/api/admin/metrics/rps`) are read from. */
   prometheusApi?: string | undefined;
   /** Where log lines go (tests capture them); standard output when absent. */
