@@ -75,6 +75,8 @@ export interface TestAppOptions {
   prometheusApi?: string;
   /** A database of its own (on PostgreSQL; on PGlite every app has its own anyway), instead of the file's shared one. */
   ownDatabase?: boolean;
+  /** How often due scheduled change requests are looked for; 200 ms in tests. */
+  changeRequestPollMs?: number;
 }
 
 /** Builds and starts the service on this file's database, on a free port. Closed after the file. */
@@ -103,6 +105,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.defaultAdmin && { defaultAdmin: options.defaultAdmin }),
     ...(options.requestTimeoutMs && { requestTimeoutMs: options.requestTimeoutMs }),
     ...(options.prometheusApi && { prometheusApi: options.prometheusApi }),
+    changeRequestPollMs: options.changeRequestPollMs ?? 200,
     integrations: { allowPrivateUrls: true, retryBaseMs: 50, pollMs: 200, ...options.integrations },
     logStream,
   };
