@@ -1946,8 +1946,9 @@ export interface paths {
          *     the direct operation uses (`updateEnabled` `{enabled}`; `addStrategy` a `CreateFeatureStrategy`;
          *     `updateStrategy` the same with its `id`; `deleteStrategy` `{id}`; `reorderStrategy` a `StrategySortOrder`;
          *     `patchVariant` `{variants}`; `addDependency` a `CreateDependency`; `deleteDependency` `{feature}`;
-         *     `archiveFeature` `{}`), and needs the permission the direct operation needs there. Only a user proposes
-         *     changes. Records `change-request-created` for a new draft and `change-added` for each change.
+         *     `archiveFeature` `{}`), and needs the permission the direct operation needs there. A user proposes into their
+         *     own draft; an admin API token into the tokens' shared one (only users review, so a token's request still needs
+         *     the approval of people). Records `change-request-created` for a new draft and `change-added` for each change.
          */
         post: operations["addChangeRequestChanges"];
         delete?: never;
@@ -2060,7 +2061,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Comment on a change request, as the calling user */
+        /** Comment on a change request, as the calling user (or an admin API token, shown as such) */
         post: operations["addChangeRequestComment"];
         delete?: never;
         options?: never;
@@ -3827,7 +3828,10 @@ export interface components {
          * @enum {string}
          */
         ChangeRequestAction: "updateEnabled" | "addStrategy" | "updateStrategy" | "deleteStrategy" | "reorderStrategy" | "patchVariant" | "addDependency" | "deleteDependency" | "archiveFeature";
-        /** @enum {string} */
+        /**
+         * @description Where a change request is: `Draft` (its author is still adding changes), `In review`, `Approved`, `Scheduled` (approved, applied at its time), `Applied`; or closed as `Rejected` or `Cancelled`.
+         * @enum {string}
+         */
         ChangeRequestState: "Draft" | "In review" | "Approved" | "Applied" | "Rejected" | "Cancelled" | "Scheduled";
         /** @description One proposed change to a flag of the project in the request's environment. */
         ChangeRequestChangeInput: {
@@ -3839,6 +3843,8 @@ export interface components {
                 [key: string]: unknown;
             } | unknown[];
         };
+        /** @description One proposed change, or several at once. */
+        ChangeRequestChangesInput: components["schemas"]["ChangeRequestChangeInput"] | components["schemas"]["ChangeRequestChangeInput"][];
         /** @description A user as change requests show them. */
         ChangeRequestUser: {
             id: number;
@@ -3846,6 +3852,7 @@ export interface components {
             username: string;
             imageUrl?: string;
         };
+        /** @description One proposed change, as stored with the request. */
         ChangeRequestChange: {
             id: number;
             action: components["schemas"]["ChangeRequestAction"];
@@ -3863,6 +3870,7 @@ export interface components {
             createdAt: string;
             comment?: string;
         };
+        /** @description A comment on a change request, with its author and time. */
         ChangeRequestComment: {
             id: number;
             text: string;
@@ -8306,7 +8314,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ChangeRequestChangeInput"] | components["schemas"]["ChangeRequestChangeInput"][];
+                "application/json": components["schemas"]["ChangeRequestChangesInput"];
             };
         };
         responses: {

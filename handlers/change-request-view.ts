@@ -22,11 +22,19 @@ export async function changesOf(db: Db, id: number): Promise<ChangeRow[]> {
   return db.select().from(t.changeRequestChanges).where(eq(t.changeRequestChanges.changeRequestId, id)).orderBy(asc(t.changeRequestChanges.id));
 }
 
-/** The calling user's id; change requests are made, reviewed and discussed by users, not by API tokens. */
+/** The id recorded for admin API tokens, as events record them (Unleash's -42). */
+const ADMIN_TOKEN_ID = -42;
+
+/** The calling user's id, for what only people do: reviewing and scheduling (the four-eyes rule is about people). */
 export function requireUser(caller: Caller, doing: string): number {
   const userId = userIdOf(caller);
   if (userId === undefined) throw forbidden(`Only a signed-in user may ${doing}; API tokens cannot.`);
   return userId;
+}
+
+/** Who proposes or comments: a user, or an admin API token (which may do anything, as automation does). */
+export function actorId(caller: Caller): number {
+  return userIdOf(caller) ?? ADMIN_TOKEN_ID;
 }
 
 /** 409 unless the request is in one of `states`. */
@@ -40,7 +48,8 @@ async function usersByIds(db: Db, ids: number[]) {
   const byId = new Map(rows.map((u) => [u.id, u]));
   return (id: number): Schemas['ChangeRequestUser'] => {
     const user = byId.get(id);
-    return { id, username: user?.name ?? user?.username ?? user?.email ?? `deleted user ${id}`, ...(user?.imageUrl && { imageUrl: user.imageUrl }) };
+    const fallback = id === ADMIN_TOKEN_ID ? 'an admin API token' : `deleted user ${id}`;
+    return { id, username: user?.name ?? user?.username ?? user?.email ?? fallback, ...(user?.imageUrl && { imageUrl: user.imageUrl }) };
   };
 }
 

@@ -5,7 +5,7 @@ import type { Handlers } from '../generated/handlers.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import { authorize } from '../server/auth.js';
-import { holds, userIdOf } from '../server/caller.js';
+import { holds } from '../server/caller.js';
 import type { HandlerContext } from '../server/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../server/errors.js';
 import type { EventType, RecordEvent } from '../server/events.js';
@@ -18,6 +18,7 @@ import {
   requireChangeRequest,
   requireState,
   requireUser,
+  actorId,
   type ChangeRequestRow,
 } from './change-request-view.js';
 import { handlers } from './index.js';
@@ -47,7 +48,7 @@ async function checkChange(db: Db, context: HandlerContext, row: { project: stri
   authorize(context.caller, [rule.permission], { project: row.project, environment: row.environment });
 }
 
-const isAuthor = (context: HandlerContext, row: ChangeRequestRow) => userIdOf(context.caller) === row.createdByUserId;
+const isAuthor = (context: HandlerContext, row: ChangeRequestRow) => actorId(context.caller) === row.createdByUserId;
 
 function requireAuthor(context: HandlerContext, row: ChangeRequestRow, doing: string) {
   if (!isAuthor(context, row)) throw forbidden(`Only the author of the change request ${row.id} may ${doing}.`);
@@ -75,8 +76,10 @@ async function review(tx: Db, record: RecordEvent, context: HandlerContext, row:
   const userId = requireUser(context.caller, `${kind === 'approval' ? 'approve' : 'reject'} change requests`);
   if (userId === row.createdByUserId) throw forbidden(`The author of the change request ${row.id} cannot ${kind === 'approval' ? 'approve' : 'reject'} it.`);
   authorize(context.caller, ['APPROVE_CHANGE_REQUEST'], { project: row.project, environment: row.environment });
-  await tx.insert(t.changeRequestReviews).values({ changeRequestId: row.id, userId, kind, comment: comment ?? null }).onConflictDoNothing();
+  const added = await tx.insert(t.changeRequestReviews).values({ changeRequestId: row.id, userId, kind, comment: comment ?? null }).onConflictDoNothing().returning();
   if (kind === 'rejection') return moveTo(tx, record, row, 'Rejected', 'change-request-rejected');
+  // The same approver again: already counted, nothing to record.
+  if (added.length === 0) return row;
   await record({ type: 'change-request-approval-added', ...eventOf(row), data: { ...summary(row), approvedBy: userId } });
   const [approvals] = await tx
     .select({ n: count() })
@@ -172,7 +175,7 @@ export const changeRequestHandlers = {
   },
 
   async addChangeRequestChanges({ params, body }, context) {
-    const userId = requireUser(context.caller, 'propose changes');
+    const userId = actorId(context.caller);
     const changes = (Array.isArray(body) ? body : [body]) as ChangeInput[];
     const row = await context.change(async (tx, record) => {
       await requireProject(tx, params.projectId);
@@ -247,7 +250,7 @@ export const changeRequestHandlers = {
 
   async addChangeRequestComment({ params, body }, { db, caller }) {
     const row = await requireChangeRequest(db, params.projectId, params.changeRequestId);
-    const userId = requireUser(caller, 'comment on change requests');
+    const userId = actorId(caller);
     await db.insert(t.changeRequestComments).values({ changeRequestId: row.id, userId, text: body.text });
     return { status: 204, body: undefined };
   },

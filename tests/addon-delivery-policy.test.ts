@@ -14,7 +14,8 @@ describe('with private addresses refused', () => {
   let strict: TestApp;
   const { newFlag } = fixtures(() => strict, unique);
   beforeAll(async () => {
-    strict = await startTestApp({ integrations: { allowPrivateUrls: false } });
+    // Its own database: on PostgreSQL, a shared one would let this instance take the other app's deliveries too.
+    strict = await startTestApp({ integrations: { allowPrivateUrls: false }, ownDatabase: true });
   });
 
   it('accepts a host name that does not resolve yet', async () => {

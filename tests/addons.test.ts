@@ -100,7 +100,7 @@ describe('creating', () => {
 describe('private addresses', () => {
   let strict: TestApp;
   beforeAll(async () => {
-    strict = await startTestApp({ integrations: { allowPrivateUrls: false, allowedHosts: ['localhost'] } });
+    strict = await startTestApp({ integrations: { allowPrivateUrls: false, allowedHosts: ['localhost'] }, ownDatabase: true });
   });
 
   it('refuses a URL whose host is a loopback, private or link-local address', async () => {

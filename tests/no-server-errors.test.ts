@@ -38,10 +38,14 @@ interface Fixtures {
   appName: string;
   /** A webhook integration (its receiver address refuses connections: deliveries fail and are retried). */
   addonId: number;
+  /** A project whose environment requires change requests, with a draft of one change. */
+  changeRequestProject: string;
+  changeRequestId: number;
+  changeId: number;
 }
 
 const pathParameters: Record<string, (f: Fixtures, path: string) => string | number> = {
-  projectId: (f) => f.project,
+  projectId: (f, path) => (path.includes('/change-requests') ? f.changeRequestProject : f.project),
   featureName: (f) => f.flag,
   parent: (f) => f.parentFlag,
   environment: (f) => f.environment,
@@ -60,6 +64,8 @@ const pathParameters: Record<string, (f: Fixtures, path: string) => string | num
   tokenId: (f) => f.patId,
   token: (f, path) => (path.startsWith('/api/admin/api-tokens/') ? f.apiToken : f.signupToken),
   appName: (f) => f.appName,
+  changeRequestId: (f) => f.changeRequestId,
+  changeId: (f) => f.changeId,
 };
 
 /** Required fields only; every field with plausible values; every field at an edge the contract accepts. */
@@ -382,6 +388,19 @@ const create = {
   async addon(): Promise<number> {
     return (await must('POST', '/api/addons', { provider: 'webhook', enabled: true, events: ['feature-created'], parameters: { url: WEBHOOK_URL } })).id;
   },
+  /** A project requiring change requests in the environment, with a draft (by the admin token) turning its flag on. */
+  async changeRequest(environment: string): Promise<Pick<Fixtures, 'changeRequestProject' | 'changeRequestId' | 'changeId'>> {
+    const project = await create.project();
+    const flag = unique('flag');
+    await must('POST', `${projectPath(project)}/features`, { name: flag });
+    await must('PUT', `${projectPath(project)}/environments/${encodeURIComponent(environment)}/change-requests/config`, { changeRequestsEnabled: true });
+    const draft = await must('POST', `${projectPath(project)}/environments/${encodeURIComponent(environment)}/change-requests`, {
+      feature: flag,
+      action: 'updateEnabled',
+      payload: { enabled: true },
+    });
+    return { changeRequestProject: project, changeRequestId: draft.id, changeId: draft.features[0].changes[0].id };
+  },
   async signupToken(): Promise<string> {
     return (await must('POST', '/api/admin/invite-link/tokens', { name: unique('invite'), expiresAt: FUTURE })).secret;
   },
@@ -480,6 +499,8 @@ const freshFixtures: Partial<Record<OperationId, (f: Fixtures) => Promise<Partia
     return {};
   },
   deleteAddon: async () => ({ addonId: await create.addon() }),
+  discardChangeRequestChange: async (f) => create.changeRequest(f.environment),
+  updateChangeRequestState: async (f) => create.changeRequest(f.environment),
   deleteOidcSettings: async () => {
     await must('POST', '/api/admin/auth/oidc/settings', { enabled: true, clientId: 'flags', secret: 'oidc-secret', discoverUrl: 'https://login.example.com' });
     return {};
@@ -597,6 +618,7 @@ beforeAll(async () => {
     patId: await create.personalAccessToken(user),
     appName: unique('app'),
     addonId: await create.addon(),
+    ...(await create.changeRequest(environment)),
   };
   const parent = await create.flag(base);
   const flag = await create.flag(base);

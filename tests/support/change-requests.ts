@@ -39,3 +39,44 @@ export async function asUserJson(app: TestApp, user: TestUser, method: string, p
   expect(response.status, `${method} ${path}: ${response.text}`).toBeLessThan(300);
   return response.json;
 }
+
+/** A new environment (attached to every project, Editors working there) where the project requires `requiredApprovals` approvals. */
+export async function environmentRequiring(app: TestApp, project: string, name: string, requiredApprovals: number): Promise<string> {
+  await adminJson(app, 'POST', '/api/admin/environments', { name, type: 'production' });
+  await requireChangeRequests(app, project, name, requiredApprovals);
+  return name;
+}
+
+type Reachable = 'Draft' | 'In review' | 'Approved';
+
+/** Change-request calls in one project of the app `current()` returns (apps start in beforeAll, after this runs). */
+export function changeRequestCalls(current: () => TestApp, project = 'default') {
+  const base = `/api/admin/projects/${project}`;
+  const propose = (user: TestUser, changes: unknown, environment = 'production') =>
+    asUser(current(), user, 'POST', `${base}/environments/${environment}/change-requests`, changes);
+  const moveTo = (user: TestUser, id: number, state: string, extra: object = {}) =>
+    asUser(current(), user, 'PUT', `${base}/change-requests/${id}/state`, { state, ...extra });
+  /** The request as the admin reads it. */
+  const read = (id: number): Promise<any> => adminJson(current(), 'GET', `${base}/change-requests/${id}`);
+
+  /**
+   * Proposes `changes` as `by` (a new Editor unless given, so that the draft is a new one) and moves the request on
+   * to `state`: sent to review by its author, approved by `reviewer`. Answers the request as it then is.
+   */
+  async function requestIn(state: Reachable, changes: unknown, people: { by?: TestUser; reviewer?: TestUser; environment?: string } = {}): Promise<any> {
+    const by = people.by ?? (await author(current()));
+    const proposed = await propose(by, changes, people.environment);
+    expect(proposed.status, proposed.text).toBe(200);
+    const id = proposed.json.id as number;
+    const steps: [Reachable, TestUser | undefined][] = [['In review', by], ['Approved', people.reviewer]];
+    for (const [next, user] of steps.slice(0, ['Draft', 'In review', 'Approved'].indexOf(state))) {
+      if (!user) throw new Error(`requestIn('${state}') needs a reviewer`);
+      const moved = await moveTo(user, id, next);
+      expect(moved.status, moved.text).toBe(200);
+      expect(moved.json.state).toBe(next);
+    }
+    return read(id);
+  }
+
+  return { base, propose, moveTo, read, requestIn };
+}
