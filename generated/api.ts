@@ -985,6 +985,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/client/delta": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed for the SDK since the revision it holds (the SDK's delta polling)
+         * @description The same flags as `/api/client/features` for the same token and filters, as events. Without
+         *     `If-None-Match`, or with a revision this instance no longer knows, one `hydration` event holds every flag
+         *     and segment; with the `ETag` of an earlier answer (the revision it brought the SDK to), `feature-updated`
+         *     and `feature-removed` events for the flags that changed since (a change outside the token's projects or
+         *     environment sends nothing), or 304 when nothing did. Each event's `eventId` is the revision it brings the
+         *     SDK to. Strategies list segment ids; segments come with the hydration (a changed segment sends a hydration).
+         */
+        get: operations["getClientDelta"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/client/streaming": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Server-sent events with every change for the SDK (the SDK's streaming mode)
+         * @description `text/event-stream`, for the token's environment and projects as `/api/client/features`. On connect an
+         *     `unleash-connected` event whose data is `{events: [hydration]}`; after each change that concerns the token,
+         *     an `unleash-updated` event whose data holds the delta events. Each event's SSE `id` is the revision it
+         *     brings the SDK to: reconnecting with `Last-Event-ID` resumes with what changed since, without a hydration,
+         *     while this instance still knows that revision. A comment line every 30 s keeps the connection alive. When
+         *     the instance stops, it sends `fetch-mode` with data `polling` and closes the streams.
+         */
+        get: operations["getClientStreaming"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/client/register": {
         parameters: {
             query?: never;
@@ -3921,6 +3971,23 @@ export interface components {
          * @enum {string}
          */
         PermissionName: "ADMIN" | "CREATE_STRATEGY" | "CREATE_ADDON" | "DELETE_ADDON" | "UPDATE_ADDON" | "UPDATE_APPLICATION" | "UPDATE_TAG_TYPE" | "DELETE_TAG_TYPE" | "CREATE_PROJECT" | "UPDATE_STRATEGY" | "DELETE_STRATEGY" | "UPDATE_CONTEXT_FIELD" | "CREATE_CONTEXT_FIELD" | "DELETE_CONTEXT_FIELD" | "READ_ROLE" | "CREATE_SEGMENT" | "UPDATE_SEGMENT" | "DELETE_SEGMENT" | "CREATE_CLIENT_API_TOKEN" | "UPDATE_CLIENT_API_TOKEN" | "DELETE_CLIENT_API_TOKEN" | "READ_CLIENT_API_TOKEN" | "CREATE_FRONTEND_API_TOKEN" | "UPDATE_FRONTEND_API_TOKEN" | "DELETE_FRONTEND_API_TOKEN" | "READ_FRONTEND_API_TOKEN" | "CREATE_TAG_TYPE" | "RELEASE_PLAN_TEMPLATE_CREATE" | "RELEASE_PLAN_TEMPLATE_UPDATE" | "RELEASE_PLAN_TEMPLATE_DELETE" | "UPDATE_MAINTENANCE_MODE" | "UPDATE_INSTANCE_BANNERS" | "UPDATE_AUTH_CONFIGURATION" | "READ_LOGS" | "UPDATE_CORS" | "CREATE_FEATURE" | "UPDATE_FEATURE" | "DELETE_FEATURE" | "UPDATE_PROJECT" | "DELETE_PROJECT" | "UPDATE_FEATURE_VARIANTS" | "MOVE_FEATURE_TOGGLE" | "READ_PROJECT_API_TOKEN" | "CREATE_PROJECT_API_TOKEN" | "DELETE_PROJECT_API_TOKEN" | "UPDATE_PROJECT_SEGMENT" | "UPDATE_FEATURE_DEPENDENCY" | "PROJECT_USER_ACCESS_READ" | "PROJECT_DEFAULT_STRATEGY_READ" | "PROJECT_CHANGE_REQUEST_READ" | "PROJECT_SETTINGS_READ" | "PROJECT_USER_ACCESS_WRITE" | "PROJECT_DEFAULT_STRATEGY_WRITE" | "PROJECT_CHANGE_REQUEST_WRITE" | "PROJECT_SETTINGS_WRITE" | "UPDATE_PROJECT_CONTEXT" | "UPDATE_PROJECT_RELEASE_TEMPLATE" | "CREATE_FEATURE_STRATEGY" | "UPDATE_FEATURE_STRATEGY" | "DELETE_FEATURE_STRATEGY" | "UPDATE_FEATURE_ENVIRONMENT" | "APPROVE_CHANGE_REQUEST" | "APPLY_CHANGE_REQUEST" | "UPDATE_FEATURE_ENVIRONMENT_VARIANTS" | "SKIP_CHANGE_REQUEST";
+        /** @description One event of a delta: `hydration` (every flag and segment), `feature-updated` (a flag as `/api/client/features` shows it), `feature-removed` (a flag the SDK must forget), `segment-updated` or `segment-removed`. `eventId` is the revision it brings the SDK to. */
+        ClientDeltaEvent: {
+            /** @enum {string} */
+            type: "hydration" | "feature-updated" | "feature-removed" | "segment-updated" | "segment-removed";
+            eventId: number;
+            features?: components["schemas"]["ClientFeature"][];
+            segments?: components["schemas"]["ClientSegment"][];
+            feature?: components["schemas"]["ClientFeature"];
+            featureName?: string;
+            project?: string;
+            segment?: components["schemas"]["ClientSegment"];
+            segmentId?: number;
+        };
+        /** @description The answer of `/api/client/delta`: events, applied in order, that bring the SDK from the revision it sent to the current one. */
+        ClientDelta: {
+            events: components["schemas"]["ClientDeltaEvent"][];
+        };
     };
     responses: {
         /** @description The request does not match the contract; the message names the field and the rule */
@@ -6295,6 +6362,70 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    getClientDelta: {
+        parameters: {
+            query?: {
+                /** @description `type:value`; several are OR-ed */
+                tag?: string[];
+                /** @description Only flags of these projects (OR-ed), within the token's projects */
+                project?: string[];
+                /** @description Only flags whose name starts with this (case-sensitive) */
+                namePrefix?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events that bring the SDK up to date */
+            200: {
+                headers: {
+                    /** @description The revision this answer brings the SDK to, to send back in If-None-Match */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientDelta"];
+                };
+            };
+            /** @description Nothing changed since the revision sent in If-None-Match */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getClientStreaming: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The last revision the SDK received */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     registerClient: {

@@ -22,7 +22,7 @@ export interface PreSerialized {
 }
 
 /** Operations whose handler may answer with a PreSerialized body (x-pre-serialized in the contract). */
-type PreSerializedOperation = 'exportState' | 'getClientFeatures';
+type PreSerializedOperation = 'exportState' | 'getClientDelta' | 'getClientFeatures';
 
 /** What a handler may answer: one of the contract's statuses with the body declared for it. */
 export type ReplyOf<Id extends keyof operations> = {
@@ -106,6 +106,7 @@ export interface Handlers {
   getChangeRequest: Handler<'getChangeRequest'>;
   getChangeRequestConfig: Handler<'getChangeRequestConfig'>;
   getChangeRequests: Handler<'getChangeRequests'>;
+  getClientDelta: Handler<'getClientDelta'>;
   getClientFeature: Handler<'getClientFeature'>;
   getClientFeatures: Handler<'getClientFeatures'>;
   getContextField: Handler<'getContextField'>;

@@ -5,6 +5,7 @@ import type { Caller } from '../server/caller.js';
 import { clientFeature, shapeKey, visible, type Shape } from '../server/client-features/body.js';
 import { ClientFeatureCache } from '../server/client-features/cache.js';
 import { contentCoding, ifNoneMatchHolds } from '../server/client-features/negotiate.js';
+import { deltaEvents, revisionOf } from '../server/client-features/delta.js';
 import { notFound } from '../server/errors.js';
 import { ALL } from '../server/tokens.js';
 
@@ -58,7 +59,7 @@ function plainShape(caller: Caller, inline: boolean) {
 const environmentOf = (caller: Caller) => (caller.environment === ALL ? DEFAULT_ENVIRONMENT : caller.environment);
 
 /** The token's environment and projects, narrowed (never widened) by the query. */
-function shapeOf(caller: Caller, query: ClientQuery, inline: boolean): Shape {
+export function shapeOf(caller: Caller, query: ClientQuery, inline: boolean): Shape {
   const tokenProjects = caller.projects.includes(ALL) ? null : caller.projects;
   const asked = list(query?.project);
   const projects = asked.length === 0 ? tokenProjects : tokenProjects ? asked.filter((p) => tokenProjects.includes(p)) : asked;
@@ -91,6 +92,15 @@ export const clientHandlers = {
         ...(encoding && { 'content-encoding': encoding }),
       },
     };
+  },
+
+  async getClientDelta({ query, headers }, { caller, clientFeatures }) {
+    const shape = shapeOf(caller, query, false);
+    const snapshot = await clientFeatures.current();
+    const etag: Record<string, string> = { etag: `"${snapshot.revision}"` };
+    const events = deltaEvents(snapshot, clientFeatures.deltas, shape, revisionOf(header(headers, 'if-none-match')));
+    if (events.length === 0) return { status: 304, body: undefined, headers: etag };
+    return { status: 200, body: { preSerialized: Buffer.from(JSON.stringify({ events })) }, headers: { ...etag, 'content-type': 'application/json; charset=utf-8' } };
   },
 
   async getClientFeature({ params, headers }, { caller, clientFeatures }) {

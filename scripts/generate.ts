@@ -21,6 +21,8 @@ interface OperationEntry {
   preSerialized?: boolean;
   /** The largest body the operation takes, in bytes (x-body-limit), when above the service's default. */
   bodyLimit?: number;
+  /** Answered by a dedicated streaming route, not by a typed handler (x-event-stream). */
+  eventStream?: boolean;
   /** Which change-request rule guards the operation's direct writes (x-change-request). */
   changeRequest?: 'environment' | 'project' | 'enabled-flag';
 }
@@ -55,6 +57,7 @@ async function operationTable(contract: any): Promise<Record<string, OperationEn
         ...(op['x-pre-serialized'] === true && { preSerialized: true }),
         ...(typeof op['x-body-limit'] === 'number' && { bodyLimit: op['x-body-limit'] }),
         ...(changeRequest !== undefined && { changeRequest }),
+        ...(op['x-event-stream'] === true && { eventStream: true }),
       };
     }
   }
@@ -75,7 +78,10 @@ export type OperationId = keyof typeof operationTable;
 }
 
 function handlersModule(table: Record<string, OperationEntry>): string {
-  const ids = Object.keys(table).sort();
+  // A streamed operation writes its answer as it goes; its route is registered by hand, with no typed handler.
+  const ids = Object.keys(table)
+    .filter((id) => !table[id]!.eventStream)
+    .sort();
   const preSerialized = ids.filter((id) => table[id]!.preSerialized);
   return `${header}
 import type { operations } from './api.js';

@@ -14,6 +14,7 @@ import { startChangeRequestScheduler } from './change-request-scheduler.js';
 import { ClientFeatureCache } from './client-features/cache.js';
 import { ClientMetricsStore } from './client-metrics.js';
 import { registerClientFeaturesRoute } from './client-route.js';
+import { ClientStreams, registerClientStreamingRoute } from './client-stream.js';
 import { answerClientError } from './client-errors.js';
 import { routeHandlers } from './handler-adapter.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, integrationConfig, type AppConfig } from './config.js';
@@ -96,6 +97,9 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     events.onChange(tokens.onChange);
     events.onChange(metrics.onChange);
     events.onChange(clientFeatures.onChange);
+    const streams = new ClientStreams(clientFeatures, logger);
+    events.onChange(streams.onChange);
+    metrics.countStreams(() => streams.size);
     const stopSync = await startReplicaSync(database, events, instanceId, logger);
     const deliveries = new DeliveryWorker(database.db, integrationConfig(config), logger);
     events.onChange(() => deliveries.kick());
@@ -127,6 +131,9 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     const context = (request: FastifyRequest): HandlerContext => new RequestContext(services, request, logger);
 
     registerClientFeaturesRoute(app, tokens, config.authType, handlers.getClientFeatures, context, metrics);
+    registerClientStreamingRoute(app, streams, clientFeatures, tokens, config.authType);
+    // Streams never finish by themselves: at shutdown, SDKs are asked to poll and the streams end.
+    app.addHook('preClose', async () => streams.close());
     registerPrometheus(app, metrics);
 
     // Every other operation: hooks for authentication, permission, content type and validation.

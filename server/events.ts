@@ -28,6 +28,7 @@ export interface ChangedEvent {
   id: number;
   type: EventType;
   featureName: string | null;
+  project: string | null;
   environment: string | null;
 }
 
@@ -84,7 +85,7 @@ export class EventLog {
    */
   async catchUp(certain = false): Promise<void> {
     const rows = await this.db
-      .select({ id: t.events.id, type: t.events.type, featureName: t.events.featureName, environment: t.events.environment })
+      .select({ id: t.events.id, type: t.events.type, featureName: t.events.featureName, project: t.events.project, environment: t.events.environment })
       .from(t.events)
       .where(gt(t.events.id, this.revisionId))
       .orderBy(asc(t.events.id))
@@ -153,7 +154,7 @@ async function insertEvents(tx: Db, caller: Caller, events: EventInput[]): Promi
       .returning({ id: t.events.id });
     const inserted = batch.map((event, i) => ({ id: rows[i]!.id, type: event.type, project: event.project ?? null, featureName: event.featureName ?? null, environment: event.environment ?? null }));
     await queueDeliveries(tx, inserted);
-    written.push(...inserted.map(({ project: _, ...changed }) => changed));
+    written.push(...inserted);
   }
   return written;
 }

@@ -71,6 +71,18 @@ export class ServiceMetrics {
     total('users_total', 'Users.', 'users');
   }
 
+  /** A gauge of the SDK streams open on this instance, read from `count` when scraped. */
+  countStreams(count: () => number): void {
+    new Gauge({
+      name: 'client_streams_open',
+      help: 'Server-sent event streams to SDKs (GET /api/client/streaming) open on this instance.',
+      registers: [this.registry],
+      collect(this: Gauge) {
+        this.set(count());
+      },
+    });
+  }
+
   /** One request's duration; `appName` only on the client API (the caller decides). */
   observe(path: string | undefined, method: string, status: number, ms: number, appName = ''): void {
     const route = path ?? UNMATCHED;

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
 import type { Change, ChangedEvent } from '../events.js';
 import { clientFeatures, shapeKey, type Shape } from './body.js';
+import { DeltaLog } from './delta.js';
 import { readChangedFlags, readSnapshot, type Snapshot } from './snapshot.js';
 
 /** One answer, serialized once per snapshot, with its validator and lazily compressed copies. */
@@ -57,6 +58,8 @@ export class ClientFeatureCache {
   private refreshing: Promise<void> | undefined;
   private lastFailure = 0;
   private served = new Map<string, ServedBody>();
+  /** What changed, revision by revision, for SDKs that poll deltas or stream. */
+  readonly deltas = new DeltaLog();
 
   constructor(
     private readonly db: Db,
@@ -66,6 +69,7 @@ export class ClientFeatureCache {
   onChange = (change: Change): void => {
     const impact = clientImpact(change);
     if (impact !== 'all' && impact.size === 0) return;
+    this.deltas.record(change, impact === 'all');
     if (impact === 'all' || this.pending === 'all') this.pending = 'all';
     else for (const name of impact) this.pending.add(name);
     // Read again when an SDK next asks, not now: a burst of admin writes then costs one read, not one each.
@@ -93,6 +97,7 @@ export class ClientFeatureCache {
     const refreshing = read.then(
       (snapshot) => {
         this.snapshot = snapshot;
+        this.deltas.start(snapshot.revision);
         this.loadedGeneration = generation;
         this.served = new Map();
         this.lastFailure = 0;

@@ -1,0 +1,118 @@
+// GET /api/client/streaming: server-sent events carrying each change to the SDKs it concerns, in the wire format of
+// unleash-client's streaming mode. A change is turned into events once per group of streams that share a shape and
+// a revision, however many streams the group holds.
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { operationTable } from '../generated/operations.js';
+import { shapeOf } from '../handlers/client.js';
+import { authenticate, authorize } from './auth.js';
+import { shapeKey, type Shape } from './client-features/body.js';
+import type { ClientFeatureCache } from './client-features/cache.js';
+import { deltaEvents, revisionOf, type DeltaEvent } from './client-features/delta.js';
+import type { AuthType } from './config.js';
+import type { TokenCache } from './token-cache.js';
+
+/** Well inside the SDK's 60 s read timeout. */
+const HEARTBEAT_MS = 30_000;
+
+interface Stream {
+  response: ServerResponse;
+  shape: Shape;
+  /** The revision the SDK at the other end holds. */
+  revision: number;
+}
+
+const frame = (event: string, revision: number, events: DeltaEvent[]) => `event: ${event}\nid: ${revision}\ndata: ${JSON.stringify({ events })}\n\n`;
+
+export class ClientStreams {
+  private readonly streams = new Set<Stream>();
+  private flushing: Promise<void> | undefined;
+  private again = false;
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(
+    private readonly cache: ClientFeatureCache,
+    private readonly log: Logger,
+  ) {
+    this.heartbeat = setInterval(() => {
+      for (const stream of this.streams) stream.response.write(':\n\n');
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  get size(): number {
+    return this.streams.size;
+  }
+
+  /** Starts the stream: a hydration, or what changed since `lastEventId` when this instance still knows it. */
+  async open(response: ServerResponse, shape: Shape, lastEventId: number | undefined): Promise<void> {
+    const snapshot = await this.cache.current();
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    const events = deltaEvents(snapshot, this.cache.deltas, shape, lastEventId);
+    const resumed = lastEventId !== undefined && events[0]?.type !== 'hydration';
+    if (!resumed) response.write(frame('unleash-connected', snapshot.revision, events));
+    else if (events.length > 0) response.write(frame('unleash-updated', snapshot.revision, events));
+    const stream = { response, shape, revision: snapshot.revision };
+    this.streams.add(stream);
+    response.on('close', () => this.streams.delete(stream));
+  }
+
+  /** After a change: bring every stream up to date (changes during a round make one more round). */
+  onChange = (): void => {
+    if (this.flushing) {
+      this.again = true;
+      return;
+    }
+    this.flushing = this.flush()
+      .catch((error) => this.log.warn({ err: error }, 'client streams: could not send a change; the next one will bring it'))
+      .finally(() => (this.flushing = undefined));
+  };
+
+  private async flush(): Promise<void> {
+    do {
+      this.again = false;
+      if (this.streams.size === 0) return;
+      const snapshot = await this.cache.current();
+      const groups = new Map<string, Stream[]>();
+      for (const stream of this.streams) {
+        if (stream.revision >= snapshot.revision) continue;
+        const key = `${shapeKey(stream.shape)}\u0000${stream.revision}`;
+        const group = groups.get(key);
+        if (group) group.push(stream);
+        else groups.set(key, [stream]);
+      }
+      for (const group of groups.values()) {
+        const events = deltaEvents(snapshot, this.cache.deltas, group[0]!.shape, group[0]!.revision);
+        const text = events.length > 0 ? frame('unleash-updated', snapshot.revision, events) : undefined;
+        for (const stream of group) {
+          if (text) stream.response.write(text);
+          stream.revision = snapshot.revision;
+        }
+      }
+    } while (this.again);
+  }
+
+  /** Asks every SDK to poll instead (the instance is stopping) and ends the streams. */
+  close(): void {
+    clearInterval(this.heartbeat);
+    for (const stream of this.streams) stream.response.end('event: fetch-mode\ndata: polling\n\n');
+    this.streams.clear();
+  }
+}
+
+export function registerClientStreamingRoute(app: FastifyInstance, streams: ClientStreams, cache: ClientFeatureCache, tokens: TokenCache, authType: AuthType): void {
+  const operation = operationTable.getClientStreaming;
+  app.get(operation.path, async (request, reply) => {
+    const caller = authenticate(request.headers.authorization, tokens, authType);
+    request.caller = caller instanceof Promise ? await caller : caller;
+    authorize(request.caller, operation.permissions);
+    const query = request.query as { project?: string | string[]; namePrefix?: string };
+    const shape = shapeOf(request.caller, { project: query.project === undefined ? undefined : [query.project].flat(), namePrefix: query.namePrefix }, false);
+    const lastEventId = request.headers['last-event-id'];
+    // Read (or fail, as an Error answer) before the stream starts; once it has, the answer is the stream's.
+    await cache.current();
+    reply.hijack();
+    await streams.open(reply.raw, shape, revisionOf(Array.isArray(lastEventId) ? lastEventId[0] : lastEventId));
+  });
+}

@@ -1,0 +1,59 @@
+// Streams across instances on one PostgreSQL: a change on one reaches streams on another, and a stream survives
+// the restart of the instance it was connected to without missing a change.
+import { InMemStorageProvider, Unleash, UnleashEvents } from 'unleash-client';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { adminJson, newApiToken, until } from '../support/fixtures.js';
+import { startProxy } from '../support/proxy.js';
+
+const sdks: Unleash[] = [];
+afterAll(() => sdks.forEach((sdk) => sdk.destroy()));
+
+async function streamingSdk(url: string, token: string): Promise<Unleash> {
+  const sdk = new Unleash({
+    url: `${url}/api/`,
+    appName: 'streaming-replicas',
+    refreshInterval: 200,
+    disableMetrics: true,
+    customHeaders: { Authorization: token },
+    storageProvider: new InMemStorageProvider(),
+    experimentalMode: { type: 'streaming' },
+  });
+  sdk.on(UnleashEvents.Error, () => {});
+  sdk.on(UnleashEvents.Warn, () => {});
+  sdks.push(sdk);
+  await new Promise<void>((resolve) => sdk.once(UnleashEvents.Synchronized, () => resolve()));
+  return sdk;
+}
+
+const seen = (what: string, check: () => boolean) => until(what, async () => check(), (held) => held, 15_000);
+const flagPath = (flag: string) => `/api/admin/projects/default/features/${flag}/environments/development`;
+
+describe('streams on PostgreSQL', () => {
+  it('a flag turned on through one instance reaches an SDK streaming from another', async () => {
+    const [first, second] = [await startTestApp(), await startTestApp()];
+    await adminJson(first, 'POST', '/api/admin/projects/default/features', { name: 'replicated.stream' });
+    const sdk = await streamingSdk(first.url, await newApiToken(first, { type: 'client', environment: 'development' }));
+    expect(sdk.isEnabled('replicated.stream')).toBe(false);
+    await adminJson(second, 'POST', `${flagPath('replicated.stream')}/on`);
+    await seen('the flag on', () => sdk.isEnabled('replicated.stream'));
+  });
+
+  it('an SDK streaming from an instance that restarts misses no change made meanwhile', async () => {
+    let app: TestApp = await startTestApp();
+    const proxy = await startProxy(app.url);
+    await adminJson(app, 'POST', '/api/admin/projects/default/features', { name: 'restarted.before' });
+    await adminJson(app, 'POST', '/api/admin/projects/default/features', { name: 'restarted.during' });
+    const sdk = await streamingSdk(proxy.url, await newApiToken(app, { type: 'client', environment: 'development' }));
+    await adminJson(app, 'POST', `${flagPath('restarted.before')}/on`);
+    await seen('the change before the restart', () => sdk.isEnabled('restarted.before'));
+
+    await app.close();
+    proxy.cut();
+    app = await startTestApp();
+    await adminJson(app, 'POST', `${flagPath('restarted.during')}/on`);
+    proxy.target = app.url;
+    await seen('the change made while it was away', () => sdk.isEnabled('restarted.during'));
+    expect(sdk.isEnabled('restarted.before')).toBe(true);
+  });
+});
