@@ -45,6 +45,8 @@ export interface BenchService {
   adminToken: string;
   process: ChildProcess;
   databaseKind: 'PostgreSQL' | 'embedded PGlite';
+  /** The PostgreSQL database it uses, for a second instance on the same one. */
+  databaseUrl?: string;
   api: Api;
   close(): Promise<void>;
 }
@@ -53,7 +55,8 @@ export interface BenchService {
 export async function startBenchService(prefix: string, port: number, env: Record<string, string> = {}): Promise<BenchService> {
   const adminToken = `*:*.bench${randomBytes(16).toString('hex')}`;
   const base = `http://127.0.0.1:${port}`;
-  const database = await throwAwayDatabase(prefix);
+  // A DATABASE_URL given in `env` is shared with another instance: it is not made here, nor dropped.
+  const database = env.DATABASE_URL ? undefined : await throwAwayDatabase(prefix);
   const dataDir = await mkdtemp(path.join(tmpdir(), `${prefix}-`));
   const child = startProcess(
     'dist/server/main.js',
@@ -86,7 +89,8 @@ export async function startBenchService(prefix: string, port: number, env: Recor
     base,
     adminToken,
     process: child,
-    databaseKind: database ? 'PostgreSQL' : 'embedded PGlite',
+    databaseKind: database || env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite',
+    ...((database?.url ?? env.DATABASE_URL) && { databaseUrl: database?.url ?? env.DATABASE_URL }),
     api,
     close: async () => {
       await stop(child);

@@ -2,9 +2,10 @@
 // the client API (full body, 304, gzip) and an admin read and write, and in the same run a bare fastify
 // server answering a fixed Buffer of the same size, as the limit our figures are a fraction of. Then
 // integrations: one webhook's delivery rate, and admin write latency with a receiver that never answers. Last,
-// state import and export of 10,000 flags on a fresh service of their own.
+// state import and export of 10,000 flags, and the fan-out of one change to 5,000 SDK streams (on one instance, and
+// on two sharing PostgreSQL), each on fresh services of their own.
 //
-// Usage: npm run bench [-- --flags 200 --seconds 10 --connections 50 --deliveries 2000 --writes 400 --import-flags 10000]
+// Usage: npm run bench [-- --flags 200 --seconds 10 --connections 50 --deliveries 2000 --writes 400 --import-flags 10000 --streams 5000]
 //   With DATABASE_URL set, a throw-away database is created on that server (and dropped after);
 //   otherwise the embedded database is used. Load comes from wrk when installed, else autocannon.
 import { spawnSync, type ChildProcess } from 'node:child_process';
@@ -12,6 +13,7 @@ import { measure, type Load, type Measurement } from './bench-load.js';
 import { benchIntegrations } from './bench-integrations.js';
 import { rssMb, startBenchService, startProcess, stop, waitFor, type Api } from './bench-service.js';
 import { benchState } from './bench-state.js';
+import { benchStreams } from './bench-streams.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -133,6 +135,14 @@ async function main() {
     console.log(`\nstate import: ${state.flags} flags (3 strategies, 2 tags each; a ${state.documentMb.toFixed(1)} MB version 2 document) into a fresh service ` +
       `in ${state.importSeconds.toFixed(1)} s; its RSS ${state.rssBeforeMb.toFixed(0)} MB before, peak ${state.peakRssMb.toFixed(0)} MB`);
     console.log(`state export: version 2 of those flags, ${state.exportMb.toFixed(1)} MB in ${state.exportSeconds.toFixed(2)} s`);
+
+    const streamCount = option('streams', 5000);
+    for (const instances of service.databaseKind === 'PostgreSQL' ? ([1, 2] as const) : ([1] as const)) {
+      const fan = await benchStreams(limitPort + 2, streamCount, instances);
+      console.log(`\nstreams: ${fan.streams} SSE streams on ${instances} instance(s); a flag toggled through the admin API reached ${fan.received} of them ` +
+        `p50 ${fan.p50Ms.toFixed(0)} ms, p99 ${fan.p99Ms.toFixed(0)} ms, max ${fan.maxMs.toFixed(0)} ms after the admin answer (received by one Node process on the same machine); ` +
+        `RSS grew ${fan.rssGrowthMb.toFixed(0)} MB for them`);
+    }
   } finally {
     if (limit) await stop(limit);
     await service.close();
