@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 const relevant = [
   // permission check, authentication, token cache
   'tests/access.test.ts',
+  'tests/authentication-answers.test.ts',
   'tests/access-matrix.test.ts',
   'tests/api-tokens.test.ts',
   'tests/group-root-roles.test.ts',
@@ -12,6 +13,10 @@ const relevant = [
   'tests/multi-project-tokens.test.ts',
   'tests/token-expiry.test.ts',
   'tests/project-access.test.ts',
+  'tests/personal-access-tokens.test.ts',
+  'tests/first-start.test.ts',
+  'tests/first-admin-user.test.ts',
+  'tests/admin-user-on-restart.test.ts',
   'tests/project-creator-owner.test.ts',
   'tests/permission-denial-messages.test.ts',
   // client API scoping and the snapshot
@@ -22,8 +27,14 @@ const relevant = [
   'tests/feature-strategies.test.ts',
   'tests/segments.test.ts',
   'tests/variant-weights.test.ts',
+  'tests/environment-variants.test.ts',
+  'tests/regex-constraints.test.ts',
+  'tests/constraint-values.test.ts',
+  'tests/gradual-rollout-percentage.test.ts',
   // search filters
   'tests/feature-search.test.ts',
+  'tests/search-filter-grammar.test.ts',
+  'tests/favorites.test.ts',
 ];
 
 const include = process.env.MUTATE_TESTS ? process.env.MUTATE_TESTS.split(',') : relevant;

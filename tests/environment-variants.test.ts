@@ -127,6 +127,13 @@ describe('environment variants', () => {
     expect(await eventsSince(before)).toEqual([]);
   });
 
+  it('names the refused variant by its position in a payload error', async () => {
+    const name = await newFlag('ev-bad-position');
+    const body = [{ name: 'fine' }, { name: 'broken', payload: { type: 'number', value: 'many' } }];
+    const error = expectError(await call(app, 'PUT', variantsPath(name), { body }), 400, 'ValidationError');
+    expect(error.message).toBe('variants[1].payload.value: the number payload of "broken" is not a number.');
+  });
+
   it('refuses a patch that does not apply or breaks the schema, keeping the variants', async () => {
     const name = await newFlag('ev-patch-bad');
     const existing = await putVariants(name, [{ name: 'kept' }]);

@@ -199,6 +199,13 @@ describe('login rate limit', () => {
 });
 
 describe('logging out', () => {
+  it('clears the cookie with SameSite=Lax, as it was set', async () => {
+    const user = await newUser('Viewer');
+    const response = await send(app, 'POST', '/logout', { token: null, headers: { cookie: user.cookie } });
+    expect(response.status, response.text).toBe(200);
+    expect(sessionCookieOf(response)!.attributes.samesite).toMatch(/^lax$/i);
+  });
+
   it('answers 200, clears the cookie, and the old cookie then gets 401 on the admin API', async () => {
     const user = await newUser('Editor');
     expect((await listProjects(as(user))).status).toBe(200);

@@ -3,7 +3,7 @@
 // Exact weights for 6 and 7 variants (where rounding instead of flooring shows), summing to 1000.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueNames } from './support/events.js';
-import { call, startTestApp, type TestApp } from './support/app.js';
+import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -88,5 +88,22 @@ describe('strategy variant weights', () => {
     const weights = await strategyVariantWeights(variants);
     expect(weights).toEqual(expected);
     expect(sum(weights)).toBe(1000);
+  });
+});
+
+describe('fixed weights that take all of 1000', () => {
+  it('accepts variants that are all fixed when they add up to exactly 1000, keeping their weights', async () => {
+    expect(await flagVariantWeights([fixed('a', 600), fixed('b', 400)])).toEqual([600, 400]);
+  });
+
+  it('gives a variable variant 0 when the fixed weights add up to 1000', async () => {
+    expect(await flagVariantWeights([fixed('a', 1000), variable('b')])).toEqual([1000, 0]);
+  });
+
+  it('refuses variants that are all fixed and add up to less than 1000, naming their total', async () => {
+    const flag = await createFlag();
+    const put = await call(app, 'PUT', `${environmentPath(flag)}/variants`, { body: [fixed('a', 600), fixed('b', 300)] });
+    expect(expectError(put, 400, 'ValidationError').message).toBe('variants: with only fixed weights, they must add up to 1000 (they add up to 900).');
+    expect((await call(app, 'GET', `${environmentPath(flag)}/variants`)).json.variants).toEqual([]);
   });
 });

@@ -1,0 +1,99 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { operations } from 'flag-service/client';
+import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { uniqueNames } from './support/events.js';
+import { fixtures } from './support/fixtures.js';
+import { as, userWithSession } from './support/users.js';
+
+// How the search reads a filter's values (`OPERATOR:value,value…`) beyond the well-formed cases of
+// feature-search: spaces, empty items, values it does not know, and dates the calendar does not have.
+
+type SearchQuery = NonNullable<operations['searchFeatures']['parameters']['query']>;
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+  const tagType = await call(app, 'POST', '/api/admin/tag-types', { body: { name: 'team' } });
+  expect(tagType.status, tagType.text).toBe(201);
+});
+
+const unique = uniqueNames();
+const { newProject, createFlag } = fixtures(() => app, unique);
+
+async function found(query: SearchQuery): Promise<string[]> {
+  const response = await call(app, 'GET', `/api/admin/search/features?${new URLSearchParams(query as Record<string, string>)}`);
+  expect(response.status, response.text).toBe(200);
+  return (response.json.features as { name: string }[]).map((f) => f.name).sort();
+}
+
+const sorted = (names: string[]) => [...names].sort();
+
+describe('filter values', () => {
+  it('trims the spaces around each value', async () => {
+    const marker = unique('trimmed');
+    const [p1, p2] = [await newProject(), await newProject()];
+    const f1 = await createFlag(p1, `${marker}-first`);
+    const f2 = await createFlag(p2, `${marker}-second`);
+    expect(await found({ query: marker, project: `IS_ANY_OF:${p1}, ${p2}` })).toEqual(sorted([f1, f2]));
+  });
+
+  it('drops empty values: a trailing comma in INCLUDE_ALL_OF asks for nothing more', async () => {
+    const project = await newProject();
+    const tagged = await createFlag(project, unique('tagged'), { tags: ['team:aa'] });
+    await createFlag(project, unique('untagged'));
+    expect(await found({ project: `IS:${project}`, tag: 'INCLUDE_ALL_OF:team:aa,' })).toEqual([tagged]);
+  });
+
+  it('ignores a segment filter that names no segment', async () => {
+    const project = await newProject();
+    const all = [await createFlag(project, unique('any-a')), await createFlag(project, unique('any-b'))];
+    expect(await found({ project: `IS:${project}`, segment: 'INCLUDE:' })).toEqual(sorted(all));
+  });
+});
+
+describe('values the search does not know', () => {
+  it('finds no flag in a state it does not know, and every flag with IS_NOT of it', async () => {
+    const project = await newProject();
+    const all = [await createFlag(project, unique('state-a')), await createFlag(project, unique('state-b'))];
+    expect(await found({ project: `IS:${project}`, state: 'IS:sideways' })).toEqual([]);
+    expect(await found({ project: `IS:${project}`, state: 'IS_NOT:sideways' })).toEqual(sorted(all));
+  });
+
+  it('finds no flag for creator ids that are not user ids, and every flag with IS_NONE_OF of them', async () => {
+    const project = await newProject();
+    const all = [await createFlag(project, unique('creator-a')), await createFlag(project, unique('creator-b'))];
+    const notIds = 'abc,x42,42x,1234567890';
+    expect(await found({ project: `IS:${project}`, createdBy: `IS_ANY_OF:${notIds}` })).toEqual([]);
+    expect(await found({ project: `IS:${project}`, createdBy: `IS_NONE_OF:${notIds}` })).toEqual(sorted(all));
+  });
+
+  it("finds the flags a user created by the user's id", async () => {
+    const project = await newProject();
+    const user = await userWithSession(app, 'Admin', 'creator');
+    const created = await call(app, 'POST', `/api/admin/projects/${project}/features`, { ...as(user), body: { name: unique('by-user') } });
+    expect(created.status, created.text).toBe(201);
+    await createFlag(project, unique('by-admin-token'));
+    expect(await found({ project: `IS:${project}`, createdBy: `IS:${user.id}` })).toEqual([created.json.name]);
+  });
+});
+
+describe('status entries', () => {
+  it.each([
+    ['more after "enabled"', 'development:enabledish'],
+    ['a line before the environment', 'nonsense\ndevelopment:enabled'],
+  ])('ignores an entry with %s', async (_case, entry) => {
+    const project = await newProject();
+    const off = await createFlag(project, unique('status-off'));
+    const on = await createFlag(project, unique('status-on'));
+    const enabled = await call(app, 'POST', `/api/admin/projects/${project}/features/${on}/environments/development/on`);
+    expect(enabled.status, enabled.text).toBe(200);
+    expect(await found({ project: `IS:${project}`, status: [entry] })).toEqual(sorted([off, on]));
+  });
+});
+
+describe('createdAt', () => {
+  it.each(['2024-02-30', '2023-02-29', '2024-13-01', '2024-00-10'])('refuses %s, a day the calendar does not have, naming it', async (day) => {
+    const response = await call(app, 'GET', `/api/admin/search/features?createdAt=IS_BEFORE:${day}`);
+    expect(expectError(response, 400, 'ValidationError').message).toBe(`createdAt: "${day}" is not a calendar date (YYYY-MM-DD).`);
+  });
+});
