@@ -42,3 +42,16 @@ describe('a flag path for a caller without the permission', () => {
     expect(response.status).toBeLessThan(500);
   });
 });
+
+describe('the project a permission is checked in', () => {
+  it("is the path's project, not the project of the flag the path names", async () => {
+    const app = await startTestApp();
+    const member = await userWithSession(app, 'Viewer');
+    for (const id of ['auth-path-a', 'auth-path-b']) expect((await call(app, 'POST', '/api/admin/projects', { body: { id, name: id } })).status).toBe(201);
+    expect((await call(app, 'POST', '/api/admin/projects/auth-path-b/access', { body: { roles: [5], users: [member.id] } })).status).toBeLessThan(300);
+    expect((await call(app, 'POST', '/api/admin/projects/auth-path-b/features', { body: { name: 'auth-path-flag' } })).status).toBe(201);
+    // A Member of B only: asking through project A is refused before the flag is looked at.
+    const response = await call(app, 'POST', '/api/admin/projects/auth-path-a/features/auth-path-flag/environments/development/on', as(member));
+    expectError(response, 403, 'NoAccessError');
+  });
+});
