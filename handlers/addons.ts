@@ -7,7 +7,7 @@ import { integrationConfig } from '../server/config.js';
 import { badRequest, notFound } from '../server/errors.js';
 import type { RecordEvent } from '../server/events.js';
 import { checkParameters, MASK } from '../server/integrations/addon-parameters.js';
-import { providerNamed, providers } from '../server/integrations/providers.js';
+import { isSensitive, providerNamed, providers } from '../server/integrations/providers.js';
 import { toEvent } from './events.js';
 
 type UpsertAddon = components['schemas']['UpsertAddon'];
@@ -15,9 +15,7 @@ type AddonRow = typeof t.addons.$inferSelect;
 
 /** An integration as answered: sensitive parameters masked. */
 function shown(row: AddonRow) {
-  const provider = providerNamed(row.provider);
-  const sensitive = new Set(provider?.parameters.filter((p) => p.sensitive).map((p) => p.name));
-  const parameters = Object.fromEntries(Object.entries(row.parameters).map(([name, value]) => [name, sensitive.has(name) ? MASK : value]));
+  const parameters = Object.fromEntries(Object.entries(row.parameters).map(([name, value]) => [name, isSensitive(row.provider, name) ? MASK : value]));
   return { ...row, parameters, createdAt: row.createdAt.toISOString() };
 }
 

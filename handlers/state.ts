@@ -1,9 +1,7 @@
-import { eq } from 'drizzle-orm';
 import { stringify as toYaml } from 'yaml';
 import type { Handlers } from '../generated/handlers.js';
-import type { Db } from '../db/connect.js';
-import * as t from '../db/schema.js';
-import { badRequest, notFound } from '../server/errors.js';
+import { badRequest } from '../server/errors.js';
+import { requireEnvironment } from './lookups.js';
 import { exportV1, exportV2 } from './state-export.js';
 import { checkedDocument, documentOf, importState } from './state-import.js';
 
@@ -13,8 +11,6 @@ const DEFAULT_ENVIRONMENT = 'development';
 /** A query yes/no: `true`/`1` or `false`/`0`; absent gives the default. */
 const yes = (value: string | undefined, fallback: boolean) => (value === undefined ? fallback : value === 'true' || value === '1');
 
-const exists = async (db: Db, environment: string) => (await db.select({ name: t.environments.name }).from(t.environments).where(eq(t.environments.name, environment))).length > 0;
-
 /** `export-2026-11-24_23-05-09.json`, in UTC. */
 const fileName = (now: Date, extension: string) => `export-${now.toISOString().slice(0, 19).replace('T', '_').replaceAll(':', '-')}.${extension}`;
 
@@ -22,7 +18,7 @@ export const stateHandlers = {
   async exportState({ query }, { db }) {
     const environment = query?.environment ?? DEFAULT_ENVIRONMENT;
     const version = query?.version ?? 1;
-    if (version === 1 && !(await exists(db, environment))) throw notFound(`No environment named "${environment}" exists.`);
+    if (version === 1) await requireEnvironment(db, environment);
     const document =
       version === 2
         ? await exportV2(db)
@@ -38,8 +34,10 @@ export const stateHandlers = {
     const environment = query?.environment ?? DEFAULT_ENVIRONMENT;
     const { document, label } = documentOf(body, /^multipart\/form-data\b/i.test(String(headers['content-type'] ?? '')));
     const checked = checkedDocument(document, label, environment);
-    if (checked.flags.length > 0 && (document as { version?: unknown }).version !== 2 && !(await exists(db, environment))) {
-      throw badRequest(`environment: no environment named "${environment}" exists.`);
+    if (checked.flags.length > 0 && (document as { version?: unknown }).version !== 2) {
+      await requireEnvironment(db, environment).catch(() => {
+        throw badRequest(`environment: no environment named "${environment}" exists.`);
+      });
     }
     const options = { drop: yes(query?.drop, false), keep: yes(query?.keep, true), environment };
     await change((tx, record) => importState(tx, record, checked, label, options, { name: caller.name, userId: caller.userId }));

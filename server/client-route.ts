@@ -13,7 +13,7 @@ const list = (value: unknown): string[] | undefined =>
   value === undefined ? undefined : (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
 
 /** The query as the contract types it; a value of the wrong shape becomes a filter that matches nothing. */
-function clientQuery(query: Record<string, unknown>) {
+export function clientQuery(query: Record<string, unknown>) {
   const namePrefix = Array.isArray(query.namePrefix) ? query.namePrefix[0] : query.namePrefix;
   return {
     tag: list(query.tag),

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { operationTable } from '../generated/operations.js';
 import { shapeOf } from '../handlers/client.js';
 import { authenticate, authorize } from './auth.js';
+import { clientQuery } from './client-route.js';
 import { shapeKey, type Shape } from './client-features/body.js';
 import type { ClientFeatureCache } from './client-features/cache.js';
 import { deltaEvents, revisionOf, type DeltaEvent } from './client-features/delta.js';
@@ -107,8 +108,7 @@ export function registerClientStreamingRoute(app: FastifyInstance, streams: Clie
     const caller = authenticate(request.headers.authorization, tokens, authType);
     request.caller = caller instanceof Promise ? await caller : caller;
     authorize(request.caller, operation.permissions);
-    const query = request.query as { project?: string | string[]; namePrefix?: string };
-    const shape = shapeOf(request.caller, { project: query.project === undefined ? undefined : [query.project].flat(), namePrefix: query.namePrefix }, false);
+    const shape = shapeOf(request.caller, clientQuery(request.query as Record<string, unknown>), false);
     const lastEventId = request.headers['last-event-id'];
     // Read (or fail, as an Error answer) before the stream starts; once it has, the answer is the stream's.
     await cache.current();
