@@ -1,5 +1,7 @@
 // The limit the benchmark compares against: bare fastify answering a fixed Buffer (and a bare 304),
-// with no logging, no authentication and no work per request.
+// with no logging, no authentication and no work per request; and bare server-sent event streams, to which a
+// change writes one prepared chunk per socket.
+import type { Socket } from 'node:net';
 import Fastify from 'fastify';
 
 const body = Buffer.alloc(Number(process.env.BODY_BYTES ?? 1000), 'x');
@@ -12,5 +14,26 @@ app.get('/body', (_request, reply) => {
 app.get('/not-modified', (_request, reply) => {
   reply.code(304).header('etag', etag).send();
 });
-process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+
+const streams = new Set<Socket>();
+const event = (name: string) => `event: ${name}\nid: 1\ndata: {"events":[]}\n\n`;
+const updated = Buffer.from(`${Buffer.byteLength(event('unleash-updated')).toString(16)}\r\n${event('unleash-updated')}\r\n`);
+app.get('/api/client/streaming', (request, reply) => {
+  reply.hijack();
+  reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  reply.raw.write(event('unleash-connected'));
+  streams.add(request.raw.socket);
+  request.raw.socket.on('close', () => streams.delete(request.raw.socket));
+});
+app.post('/streaming/change', async () => {
+  setImmediate(() => {
+    for (const socket of streams) socket.write(updated);
+  });
+  return { streams: streams.size };
+});
+
+process.on('SIGTERM', () => {
+  for (const socket of streams) socket.destroy();
+  void app.close().then(() => process.exit(0));
+});
 await app.listen({ port: Number(process.env.PORT ?? 4300), host: '127.0.0.1' });

@@ -5,7 +5,8 @@
 // state import and export of 10,000 flags, and the fan-out of one change to 5,000 SDK streams (on one instance, and
 // on two sharing PostgreSQL), each on fresh services of their own.
 //
-// Usage: npm run bench [-- --flags 200 --seconds 10 --connections 50 --deliveries 2000 --writes 400 --import-flags 10000 --streams 5000]
+// Usage: npm run bench [-- --flags 200 --seconds 10 --connections 50 --deliveries 2000 --writes 400 --import-flags 10000 --streams 5000
+//                        --only client,integrations,state,streams]
 //   With DATABASE_URL set, a throw-away database is created on that server (and dropped after);
 //   otherwise the embedded database is used. Load comes from wrk when installed, else autocannon.
 import { spawnSync, type ChildProcess } from 'node:child_process';
@@ -13,7 +14,7 @@ import { measure, type Load, type Measurement } from './bench-load.js';
 import { benchIntegrations } from './bench-integrations.js';
 import { rssMb, startBenchService, startProcess, stop, waitFor, type Api } from './bench-service.js';
 import { benchState } from './bench-state.js';
-import { benchStreams } from './bench-streams.js';
+import { benchStreams, benchStreamsLimit, type StreamFigures } from './bench-streams.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -24,6 +25,9 @@ const flagCount = option('flags', 200);
 const seconds = option('seconds', 10);
 const connections = option('connections', 50);
 const port = option('port', 4299);
+/** `--only client,streams` runs only those parts (client, integrations, state, streams); all by default. */
+const only = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1]!.split(',')) : undefined;
+const runs = (part: 'client' | 'integrations' | 'state' | 'streams') => only === undefined || only.has(part);
 const limitPort = port + 1;
 const SETTLE_MS = 10_000;
 /** A page of 50 with a tag filter, sorted by name. */
@@ -79,69 +83,83 @@ async function main() {
   const server = service.process;
   let limit: ChildProcess | undefined;
   try {
-    const seedSeconds = await seed(api, flagCount);
-    const { secret: clientToken } = (await api('POST', '/api/admin/api-tokens', { tokenName: 'bench', type: 'client', environment: 'development' })) as { secret: string };
-    const features = `${base}/api/client/features`;
-    const first = await fetch(features, { headers: { authorization: clientToken } });
-    const body = Buffer.from(await first.arrayBuffer());
-    const etag = first.headers.get('etag')!;
-    const gzipped = await fetch(features, { headers: { authorization: clientToken, 'accept-encoding': 'gzip' } });
-    const gzipBytes = Number(gzipped.headers.get('content-length') ?? (await gzipped.arrayBuffer()).byteLength);
+    // The integration bench changes the seeded flags.
+    const seedSeconds = runs('client') || runs('integrations') ? await seed(api, flagCount) : 0;
+    if (runs('client')) {
+      const { secret: clientToken } = (await api('POST', '/api/admin/api-tokens', { tokenName: 'bench', type: 'client', environment: 'development' })) as { secret: string };
+      const features = `${base}/api/client/features`;
+      const first = await fetch(features, { headers: { authorization: clientToken } });
+      const body = Buffer.from(await first.arrayBuffer());
+      const etag = first.headers.get('etag')!;
+      const gzipped = await fetch(features, { headers: { authorization: clientToken, 'accept-encoding': 'gzip' } });
+      const gzipBytes = Number(gzipped.headers.get('content-length') ?? (await gzipped.arrayBuffer()).byteLength);
 
-    limit = startProcess('dist/scripts/bench-limit.js', { PORT: String(limitPort), BODY_BYTES: String(body.length), ETAG: etag });
-    await waitFor(`http://127.0.0.1:${limitPort}/health`);
+      limit = startProcess('dist/scripts/bench-limit.js', { PORT: String(limitPort), BODY_BYTES: String(body.length), ETAG: etag });
+      await waitFor(`http://127.0.0.1:${limitPort}/health`);
 
-    const run = (load: Omit<Load, 'seconds' | 'connections' | 'tool'>) => measure({ ...load, seconds, connections, tool });
-    const auth = { authorization: clientToken };
-    const results = {
-      full: await run({ url: features, headers: auth }),
-      // The limit gets the same request headers, so that only the answering differs.
-      limitFull: await run({ url: `http://127.0.0.1:${limitPort}/body`, headers: auth }),
-      notModified: await run({ url: features, headers: { ...auth, 'if-none-match': etag } }),
-      limitNotModified: await run({ url: `http://127.0.0.1:${limitPort}/not-modified`, headers: { ...auth, 'if-none-match': etag } }),
-      gzip: await run({ url: features, headers: { ...auth, 'accept-encoding': 'gzip' } }),
-      adminRead: await run({ url: `${base}/api/admin/projects/default/features/bench.flag-00001`, headers: { authorization: adminToken } }),
-      // Latency, not throughput: one request at a time.
-      search: await measure({ url: `${base}${SEARCH}`, headers: { authorization: adminToken }, seconds, connections: 1, tool }),
-    };
-    const rssAtEnd = await rssMb(server.pid!);
-    // V8 gives memory back once the load stops; what the service keeps is read after it settles.
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    const rssSettled = await rssMb(server.pid!);
+      const run = (load: Omit<Load, 'seconds' | 'connections' | 'tool'>) => measure({ ...load, seconds, connections, tool });
+      const auth = { authorization: clientToken };
+      const results = {
+        full: await run({ url: features, headers: auth }),
+        // The limit gets the same request headers, so that only the answering differs.
+        limitFull: await run({ url: `http://127.0.0.1:${limitPort}/body`, headers: auth }),
+        notModified: await run({ url: features, headers: { ...auth, 'if-none-match': etag } }),
+        limitNotModified: await run({ url: `http://127.0.0.1:${limitPort}/not-modified`, headers: { ...auth, 'if-none-match': etag } }),
+        gzip: await run({ url: features, headers: { ...auth, 'accept-encoding': 'gzip' } }),
+        adminRead: await run({ url: `${base}/api/admin/projects/default/features/bench.flag-00001`, headers: { authorization: adminToken } }),
+        // Latency, not throughput: one request at a time.
+        search: await measure({ url: `${base}${SEARCH}`, headers: { authorization: adminToken }, seconds, connections: 1, tool }),
+      };
+      const rssAtEnd = await rssMb(server.pid!);
+      // V8 gives memory back once the load stops; what the service keeps is read after it settles.
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      const rssSettled = await rssMb(server.pid!);
 
-    console.log(`\n${flagCount} flags (seeded through the API in ${seedSeconds.toFixed(1)} s), ${connections} connections, ${seconds} s per run, ` +
-      `load from ${tool}, database: ${service.databaseKind}`);
-    console.log(`client body: ${body.length} bytes, ${gzipBytes} bytes gzipped\n`);
-    console.log('| request | req/s | p50 ms | p99 ms | errors | of the fastify limit |');
-    console.log('|---|---|---|---|---|---|');
-    console.log(row('GET /api/client/features (full body)', results.full, results.limitFull));
-    console.log(row('  limit: bare fastify, same-size Buffer', results.limitFull));
-    console.log(row('GET /api/client/features (304)', results.notModified, results.limitNotModified));
-    console.log(row('  limit: bare fastify, 304', results.limitNotModified));
-    console.log(row('GET /api/client/features (gzip)', results.gzip));
-    console.log(row('GET one flag, admin API', results.adminRead));
-    console.log(row(`GET ${SEARCH} (1 connection)`, results.search));
-    console.log(`\nserver RSS: ${rssAtEnd.toFixed(0)} MB as the last run ends, ${rssSettled.toFixed(0)} MB ${SETTLE_MS / 1000} s after it`);
+      console.log(`\n${flagCount} flags (seeded through the API in ${seedSeconds.toFixed(1)} s), ${connections} connections, ${seconds} s per run, ` +
+        `load from ${tool}, database: ${service.databaseKind}`);
+      console.log(`client body: ${body.length} bytes, ${gzipBytes} bytes gzipped\n`);
+      console.log('| request | req/s | p50 ms | p99 ms | errors | of the fastify limit |');
+      console.log('|---|---|---|---|---|---|');
+      console.log(row('GET /api/client/features (full body)', results.full, results.limitFull));
+      console.log(row('  limit: bare fastify, same-size Buffer', results.limitFull));
+      console.log(row('GET /api/client/features (304)', results.notModified, results.limitNotModified));
+      console.log(row('  limit: bare fastify, 304', results.limitNotModified));
+      console.log(row('GET /api/client/features (gzip)', results.gzip));
+      console.log(row('GET one flag, admin API', results.adminRead));
+      console.log(row(`GET ${SEARCH} (1 connection)`, results.search));
+      console.log(`\nserver RSS: ${rssAtEnd.toFixed(0)} MB as the last run ends, ${rssSettled.toFixed(0)} MB ${SETTLE_MS / 1000} s after it`);
+    }
 
-    const flagNames = Array.from({ length: Math.min(flagCount, 50) }, (_, i) => `bench.flag-${String(i).padStart(5, '0')}`);
-    const integrations = await benchIntegrations(api, flagNames, option('deliveries', 2000), option('writes', 400));
-    console.log(`\nintegrations: ${integrations.deliveries} queued deliveries through one webhook integration drained at ` +
-      `${integrations.deliveriesPerSecond.toFixed(0)} deliveries/s`);
-    console.log(`admin writes (PATCH a flag, 4 at a time, ${integrations.writes} each): p50/p99 ` +
-      `${integrations.writeP50NoIntegration.toFixed(1)}/${integrations.writeP99NoIntegration.toFixed(1)} ms without an integration, ` +
-      `${integrations.writeP50Hanging.toFixed(1)}/${integrations.writeP99Hanging.toFixed(1)} ms with a webhook whose receiver never answers`);
+    if (runs('integrations')) {
+      const flagNames = Array.from({ length: Math.min(flagCount, 50) }, (_, i) => `bench.flag-${String(i).padStart(5, '0')}`);
+      const integrations = await benchIntegrations(api, flagNames, option('deliveries', 2000), option('writes', 400));
+      console.log(`\nintegrations: ${integrations.deliveries} queued deliveries through one webhook integration drained at ` +
+        `${integrations.deliveriesPerSecond.toFixed(0)} deliveries/s`);
+      console.log(`admin writes (PATCH a flag, 4 at a time, ${integrations.writes} each): p50/p99 ` +
+        `${integrations.writeP50NoIntegration.toFixed(1)}/${integrations.writeP99NoIntegration.toFixed(1)} ms without an integration, ` +
+        `${integrations.writeP50Hanging.toFixed(1)}/${integrations.writeP99Hanging.toFixed(1)} ms with a webhook whose receiver never answers`);
+    }
 
-    const state = await benchState(limitPort + 1, option('import-flags', 10_000));
-    console.log(`\nstate import: ${state.flags} flags (3 strategies, 2 tags each; a ${state.documentMb.toFixed(1)} MB version 2 document) into a fresh service ` +
-      `in ${state.importSeconds.toFixed(1)} s; its RSS ${state.rssBeforeMb.toFixed(0)} MB before, peak ${state.peakRssMb.toFixed(0)} MB`);
-    console.log(`state export: version 2 of those flags, ${state.exportMb.toFixed(1)} MB in ${state.exportSeconds.toFixed(2)} s`);
+    if (runs('state')) {
+      const state = await benchState(limitPort + 1, option('import-flags', 10_000));
+      console.log(`\nstate import: ${state.flags} flags (3 strategies, 2 tags each; a ${state.documentMb.toFixed(1)} MB version 2 document) into a fresh service ` +
+        `in ${state.importSeconds.toFixed(1)} s; its RSS ${state.rssBeforeMb.toFixed(0)} MB before, peak ${state.peakRssMb.toFixed(0)} MB`);
+      console.log(`state export: version 2 of those flags, ${state.exportMb.toFixed(1)} MB in ${state.exportSeconds.toFixed(2)} s`);
+    }
 
-    const streamCount = option('streams', 5000);
-    for (const instances of service.databaseKind === 'PostgreSQL' ? ([1, 2] as const) : ([1] as const)) {
-      const fan = await benchStreams(limitPort + 2, streamCount, instances);
-      console.log(`\nstreams: ${fan.streams} SSE streams on ${instances} instance(s); a flag toggled through the admin API reached ${fan.received} of them ` +
-        `p50 ${fan.p50Ms.toFixed(0)} ms, p99 ${fan.p99Ms.toFixed(0)} ms, max ${fan.maxMs.toFixed(0)} ms after the admin answer (received by one Node process on the same machine); ` +
-        `RSS grew ${fan.rssGrowthMb.toFixed(0)} MB for them`);
+    if (runs('streams')) {
+      const streamCount = option('streams', 5000);
+      const streamLimit = await benchStreamsLimit(limitPort + 4, streamCount);
+      console.log(`\nstreams: ${streamCount} SSE streams, one change; delay from the change's answer to its arrival on each stream ` +
+        `(received by two worker threads of one Node process on the same machine):\n`);
+      console.log('| server | p50 ms | p99 ms | max ms | received | RSS growth for the streams |');
+      console.log('|---|---|---|---|---|---|');
+      const streamRow = (label: string, fan: StreamFigures) =>
+        `| ${label} | ${fan.p50Ms.toFixed(0)} | ${fan.p99Ms.toFixed(0)} | ${fan.maxMs.toFixed(0)} | ${fan.received} | ${fan.rssGrowthMb.toFixed(0)} MB |`;
+      for (const instances of service.databaseKind === 'PostgreSQL' ? ([1, 2] as const) : ([1] as const)) {
+        console.log(streamRow(`flag toggled through the admin API, ${instances} instance(s)`, await benchStreams(limitPort + 2, streamCount, instances)));
+      }
+      console.log(streamRow('  limit: bare Node writing one prepared chunk to each socket', streamLimit));
     }
   } finally {
     if (limit) await stop(limit);

@@ -97,7 +97,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     events.onChange(tokens.onChange);
     events.onChange(metrics.onChange);
     events.onChange(clientFeatures.onChange);
-    const streams = new ClientStreams(clientFeatures, logger);
+    const streams = new ClientStreams(clientFeatures, logger, config.clientStreamsLimit);
     events.onChange(streams.onChange);
     metrics.countStreams(() => streams.size);
     const stopSync = await startReplicaSync(database, events, instanceId, logger);

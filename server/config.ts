@@ -43,6 +43,8 @@ export interface AppConfig {
   changeRequestPollMs?: number;
   /** PROMETHEUS_API: a Prometheus whose request metrics usage metrics (`/api/admin/metrics/rps`) are read from. */
   prometheusApi?: string | undefined;
+  /** SDK streams (/api/client/streaming) one instance holds; past them, new streams are asked to poll. Default 10,000. */
+  clientStreamsLimit?: number;
   /** Where log lines go (tests capture them); standard output when absent. */
   logStream?: NodeJS.WritableStream;
 }
@@ -73,6 +75,7 @@ export const environmentVariables = {
   GRACEFUL_SHUTDOWN_TIMEOUT: 'At SIGTERM or SIGINT, milliseconds requests in flight may take to finish; then their connections are closed and the process exits. Default 10000.',
   UNLEASH_DEFAULT_ADMIN_USERNAME: 'Username of the admin user created at the first start, when no user exists. Default admin.',
   UNLEASH_DEFAULT_ADMIN_PASSWORD: 'Its password (at least 10 characters, not a common one); generated and printed once when unset.',
+  CLIENT_STREAMS_LIMIT: 'SDK streams (/api/client/streaming) one instance holds; an SDK connecting past them gets a `fetch-mode: polling` event and polls instead. Default 10000.',
   PROMETHEUS_API: 'Base URL of a Prometheus that scrapes the service; usage metrics (/api/admin/metrics/rps) are read from it. Unset: from the service\'s own request counts.',
   UNLEASH_URL: 'The address people reach the service at, for links in integration messages. Default http://localhost:4242.',
   UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION: '`true`: integration URLs may resolve to private, loopback or link-local addresses. Default false.',
@@ -119,6 +122,8 @@ function logLevel(value: string | undefined): string {
 
 /** Comfortably above any real client's upload of a 1 MB body, short enough that slow clients cannot pile up. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
+/** Streams one instance holds unless CLIENT_STREAMS_LIMIT says otherwise; past them, SDKs are told to poll. */
+export const DEFAULT_CLIENT_STREAMS_LIMIT = 10_000;
 /** Unleash's own default is 1 s; requests in flight here get longer to finish their transaction. */
 export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 10_000;
 
@@ -170,6 +175,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     defaultAdmin: { username: env.UNLEASH_DEFAULT_ADMIN_USERNAME || 'admin', password: env.UNLEASH_DEFAULT_ADMIN_PASSWORD || undefined },
     integrations: integrationsFromEnv(env),
     prometheusApi: env.PROMETHEUS_API ? env.PROMETHEUS_API.replace(/\/+$/, '') : undefined,
+    clientStreamsLimit: positiveInteger(env.CLIENT_STREAMS_LIMIT, 'CLIENT_STREAMS_LIMIT', DEFAULT_CLIENT_STREAMS_LIMIT),
   };
 }
 

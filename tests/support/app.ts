@@ -77,6 +77,8 @@ export interface TestAppOptions {
   ownDatabase?: boolean;
   /** How often due scheduled change requests are looked for; 200 ms in tests. */
   changeRequestPollMs?: number;
+  /** CLIENT_STREAMS_LIMIT: SDK streams the instance holds before asking new ones to poll. */
+  clientStreamsLimit?: number;
 }
 
 /** Builds and starts the service on this file's database, on a free port. Closed after the file. */
@@ -105,6 +107,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.defaultAdmin && { defaultAdmin: options.defaultAdmin }),
     ...(options.requestTimeoutMs && { requestTimeoutMs: options.requestTimeoutMs }),
     ...(options.prometheusApi && { prometheusApi: options.prometheusApi }),
+    ...(options.clientStreamsLimit && { clientStreamsLimit: options.clientStreamsLimit }),
     changeRequestPollMs: options.changeRequestPollMs ?? 200,
     integrations: { allowPrivateUrls: true, retryBaseMs: 50, pollMs: 200, ...options.integrations },
     logStream,
