@@ -1,0 +1,100 @@
+// The built-in activation strategies, each compiled from its parameters into a test of the context, as the
+// SDKs' strategy/*.js decide. Constraints and segments are checked around these (see compile.ts).
+import { parseAddress, parseRange, type AddressRange } from './addresses.js';
+import { contextValue, type EvaluationContext } from './context.js';
+import type { ContextTest } from './constraints.js';
+import { randomPercent, strategyBucket } from './hashing.js';
+
+type Parameters = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/** What a strategy needs besides its parameters. */
+export interface StrategyScope {
+  flagName: string;
+  /** Lower-cased; what applicationHostname compares with. */
+  hostname: string;
+}
+
+const always: ContextTest = () => true;
+const never: ContextTest = () => false;
+
+/** The SDKs split list parameters on commas with any spaces around them. */
+const listOf = (value: Parameters[string]) => (value ? String(value).split(/\s*,\s*/) : []);
+
+/** A percentage parameter as a number (NaN when absent or not a number, which lets nobody in). */
+const percentageOf = (value: Parameters[string]) => Number(value);
+
+const builtIn: Record<string, (parameters: Parameters, scope: StrategyScope) => ContextTest> = {
+  default: () => always,
+
+  flexibleRollout(parameters, { flagName }) {
+    const rollout = percentageOf(parameters.rollout);
+    if (!(rollout > 0)) return never;
+    const groupId = parameters.groupId ? String(parameters.groupId) : flagName;
+    const stickiness = parameters.stickiness ? String(parameters.stickiness) : 'default';
+    if (stickiness === 'random') return () => randomPercent() <= rollout;
+    if (stickiness === 'default') {
+      return (context) => {
+        const id = context.userId || context.sessionId;
+        return (id ? strategyBucket(String(id), groupId) : randomPercent()) <= rollout;
+      };
+    }
+    return (context) => {
+      const id = contextValue(context, stickiness);
+      return !!id && strategyBucket(id, groupId) <= rollout;
+    };
+  },
+
+  userWithId(parameters) {
+    const userIds = new Set(listOf(parameters.userIds));
+    return (context) => context.userId !== undefined && userIds.has(context.userId);
+  },
+
+  gradualRolloutUserId: (parameters) => gradualRollout(parameters, (context) => context.userId),
+  gradualRolloutSessionId: (parameters) => gradualRollout(parameters, (context) => context.sessionId),
+
+  gradualRolloutRandom(parameters) {
+    const percentage = percentageOf(parameters.percentage);
+    return () => percentage >= randomPercent();
+  },
+
+  /** Exact strings, and IPv4 addresses inside IPv4 ranges (the SDK compares IPv6 ones only as strings). */
+  remoteAddress(parameters) {
+    if (!parameters.IPs) return never;
+    const entries = listOf(parameters.IPs);
+    const exact = new Set(entries);
+    const ranges = entries.map(parseRange).filter((range): range is AddressRange => range !== null && range[0].kind() === 'ipv4');
+    return (context) => {
+      const remote = context.remoteAddress;
+      if (remote === undefined) return false;
+      if (exact.has(remote)) return true;
+      if (ranges.length === 0) return false;
+      const address = parseAddress(remote);
+      return address !== null && address.kind() === 'ipv4' && ranges.some((range) => address.match(range));
+    };
+  },
+
+  /** Decided by the host evaluating, so once per compilation. */
+  applicationHostname(parameters, { hostname }) {
+    if (!parameters.hostNames) return never;
+    return listOf(String(parameters.hostNames).toLowerCase()).includes(hostname) ? always : never;
+  },
+};
+
+/** The names of the strategies this engine can decide; any other (a custom strategy) never applies. */
+export const builtInStrategyNames: readonly string[] = Object.keys(builtIn);
+
+function gradualRollout(parameters: Parameters, idOf: (context: EvaluationContext) => string | undefined): ContextTest {
+  const percentage = percentageOf(parameters.percentage);
+  if (!(percentage > 0)) return never;
+  const groupId = parameters.groupId ? String(parameters.groupId) : '';
+  return (context) => {
+    const id = idOf(context);
+    return !!id && strategyBucket(id, groupId) <= percentage;
+  };
+}
+
+/** The strategy's own test (without constraints), or null for a strategy that is not built in. */
+export function compileStrategyTest(name: string, parameters: Parameters, scope: StrategyScope): ContextTest | null {
+  const compile = Object.hasOwn(builtIn, name) ? builtIn[name] : undefined;
+  return compile ? compile(parameters, scope) : null;
+}

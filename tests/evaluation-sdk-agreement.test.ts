@@ -1,0 +1,142 @@
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import type { components } from '../generated/api.js';
+import { compileFlags, evaluate, type EvaluationContext, type FeatureInput } from '../server/evaluation/index.js';
+
+// Beyond the specification's examples: the engine and the Node SDK's own client.js, given the same random
+// flags (every built-in strategy, every operator, segments, both kinds of variants, overrides, dependencies)
+// and the same contexts, give the same answers. Contexts always carry what stickiness reads, so nothing is
+// left to chance and the answers are comparable.
+
+type ClientSegment = components['schemas']['ClientSegment'];
+
+// The SDK's internals, loaded as Node loads them (the bundler's CommonJS interop disagrees with tsc's on `default`).
+const load = createRequire(import.meta.url);
+const { default: SdkClient } = load('unleash-client/lib/client.js') as typeof import('unleash-client/lib/client.js');
+const { defaultStrategies } = load('unleash-client/lib/strategy/index.js') as typeof import('unleash-client/lib/strategy/index.js');
+
+let state = 20240611;
+const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+const some = <T>(make: () => T, counts: readonly number[]) => Array.from({ length: pick(counts) }, make);
+
+const operators: Record<string, () => { contextName: string; values?: string[]; value?: string; caseInsensitive?: boolean }> = {
+  IN: () => ({ contextName: pick(['userId', 'environment', 'f1']), values: [pick(['a', 'b', 'u1', ' c']), pick(['e1', 'x'])] }),
+  NOT_IN: () => ({ contextName: pick(['environment', 'f2']), values: [pick(['e1', 'c', ''])] }),
+  STR_CONTAINS: () => ({ contextName: pick(['f1', 'appName']), values: [pick(['a', 'B'])], caseInsensitive: random() < 0.5 }),
+  STR_STARTS_WITH: () => ({ contextName: 'f1', values: [pick(['a', 'B', '1'])], caseInsensitive: random() < 0.5 }),
+  STR_ENDS_WITH: () => ({ contextName: pick(['userId', 'f1']), values: ['1', '2'], caseInsensitive: random() < 0.5 }),
+  NUM_EQ: () => ({ contextName: 'f1', value: pick(['0', '12', '2.5']) }),
+  NUM_GT: () => ({ contextName: pick(['f1', 'f2']), value: pick(['1', '5', 'x']) }),
+  NUM_LTE: () => ({ contextName: 'f2', value: pick(['3', '10']) }),
+  DATE_AFTER: () => ({ contextName: 'currentTime', value: pick(['2022-01-01T00:00:00Z', '2030-01-01T00:00:00+02:00']) }),
+  DATE_BEFORE: () => ({ contextName: 'currentTime', value: pick(['2022-01-01T00:00:00Z', '2030-01-01T00:00:00Z', 'soon']) }),
+  SEMVER_EQ: () => ({ contextName: 'version', value: pick(['1.2.3', 'v1.2.3']) }),
+  SEMVER_GT: () => ({ contextName: 'version', value: pick(['1.2.3', '2.0.0-alpha', 'bad']) }),
+  SEMVER_LTE: () => ({ contextName: 'version', value: pick(['1.2.3', '2.0.0-beta.2']) }),
+  REGEX: () => ({ contextName: pick(['userId', 'f1']), value: pick(['^u', '\\d$', '(bad', '(?i)^A', '^(?=a)']), caseInsensitive: random() < 0.5 }),
+  IN_CIDR: () => ({ contextName: 'remoteAddress', values: [pick(['10.0.0.0/8', '10.1.2.3', 'bad', '2001:db8::/32'])] }),
+  NOT_AN_OPERATOR: () => ({ contextName: 'f1', value: 'a' }),
+};
+
+const constraint = () => {
+  const operator = pick(Object.keys(operators));
+  return { values: [], caseInsensitive: false, inverted: random() < 0.25, operator, ...operators[operator]!() };
+};
+
+// userId may be missing from a context, so no variant is sticky on it (that would pick at random).
+const variants = (count: number, stickiness: string | undefined, overrides: boolean) =>
+  Array.from({ length: count }, (_, i) => ({
+    name: `v${i}`,
+    weight: pick([0, 1, 50, 100, 250, 500]),
+    ...(stickiness ? { stickiness } : {}),
+    ...(random() < 0.5 ? { payload: { type: 'string' as const, value: `p${i}` } } : {}),
+    ...(overrides && random() < 0.3 ? { overrides: [{ contextName: pick(['userId', 'f1']), values: ['u1', 'b'] }] } : {}),
+  }));
+
+function strategy(flagName: string) {
+  const name = pick(['flexibleRollout', 'flexibleRollout', 'default', 'userWithId', 'gradualRolloutUserId', 'gradualRolloutSessionId', 'remoteAddress', 'applicationHostname', 'custom']);
+  const parameters: Record<string, string> = {
+    flexibleRollout: { rollout: pick(['0', '10', '50', '100', '100']), stickiness: pick(['default', 'userId', 'sessionId', 'f1']), groupId: pick([flagName, 'shared']) },
+    userWithId: { userIds: pick(['u1, u2,u3', 'u4', '']) },
+    gradualRolloutUserId: { percentage: pick(['0', '30', '100']), groupId: flagName },
+    gradualRolloutSessionId: { percentage: pick(['20', '70']), groupId: 'shared' },
+    remoteAddress: { IPs: pick(['10.0.0.0/8, 1.2.3.4', '192.168.1.1,bad', '2001:db8::1']) },
+    applicationHostname: { hostNames: 'not-this-host' },
+  }[name] ?? {};
+  return {
+    name,
+    parameters,
+    constraints: some(constraint, [0, 1, 1, 2]),
+    variants: name === 'flexibleRollout' && random() < 0.5 ? variants(pick([1, 2, 3]), pick([undefined, 'sessionId', 'f1']), false) : [],
+    ...(random() < 0.3 ? { segments: [pick([1, 2, 3, 404])] } : {}),
+  };
+}
+
+const names = Array.from({ length: 200 }, (_, i) => `flag-${i}`);
+const features: FeatureInput[] = names.map((name, i) => {
+  const strategies = some(() => strategy(name), [0, 1, 1, 1, 2, 3]);
+  const parent = i > 4 && random() < 0.25 ? pick([...names.slice(0, i), 'no-such-flag']) : undefined;
+  return {
+    name,
+    type: 'release',
+    enabled: random() < 0.85,
+    stale: false,
+    project: 'default',
+    description: null,
+    impressionData: false,
+    strategies,
+    variants: random() < 0.6 ? variants(pick([1, 2, 3, 4]), pick([undefined, 'default', 'sessionId', 'f1']), true) : [],
+    strategy: strategies[0]?.name ?? 'default',
+    parameters: strategies[0]?.parameters ?? {},
+    ...(parent ? { dependencies: [{ feature: parent, ...(random() < 0.3 ? { enabled: false } : {}), ...(random() < 0.3 ? { variants: ['v0', 'disabled'] } : {}) }] } : {}),
+  } as FeatureInput;
+});
+const segments: ClientSegment[] = [1, 2, 3].map((id) => ({ id, name: `segment-${id}`, constraints: some(constraint, [0, 1, 2]) as ClientSegment['constraints'] }));
+
+function context(): EvaluationContext {
+  const withUser = random() < 0.7;
+  return {
+    ...(withUser ? { userId: pick(['u1', 'u2', `u${Math.floor(random() * 1000)}`]) } : {}),
+    sessionId: `s${Math.floor(random() * 1000)}`,
+    ...(random() < 0.5 ? { remoteAddress: pick(['10.1.2.3', '1.2.3.4', '192.168.1.1', '2001:db8::1', 'bad']) } : {}),
+    ...(random() < 0.5 ? { environment: pick(['e1', 'e2']) } : {}),
+    ...(random() < 0.5 ? { appName: pick(['a', 'Ba']) } : {}),
+    ...(random() < 0.5 ? { currentTime: pick(['2025-01-01T00:00:00Z', '2021-06-01T00:00:00Z']) } : {}),
+    properties: {
+      f1: pick(['a', 'b', 'B1', '12', '2.5', 'u1']),
+      ...(random() < 0.5 ? { f2: pick(['c', '3', 'x']) } : {}),
+      ...(random() < 0.5 ? { version: pick(['1.2.3', '1.2.4', 'v1.2.3', '2.0.0-beta.1', 'bad']) } : {}),
+    },
+  };
+}
+
+describe('agreement with the Node SDK', () => {
+  const compiled = compileFlags(features, segments);
+  const client = new SdkClient(
+    { getToggle: (name: string) => features.find((f) => f.name === name), getSegment: (id: number) => segments.find((s) => s.id === id) } as never,
+    defaultStrategies,
+  );
+  client.on('warn', () => {});
+  const contexts = Array.from({ length: 400 }, context);
+
+  it('gives every flag the same enabled state and variant for 400 random contexts', () => {
+    const differences: string[] = [];
+    let enabled = 0;
+    for (const ctx of contexts) {
+      for (const name of names) {
+        const ours = evaluate(compiled, name, ctx);
+        const sdkEnabled = client.isEnabled(name, ctx as never, () => false);
+        const sdkVariant = client.getVariant(name, ctx as never);
+        const theirs = { enabled: sdkEnabled, name: sdkVariant.name, on: sdkVariant.enabled, payload: sdkVariant.payload, flag: sdkVariant.feature_enabled };
+        const mine = { enabled: ours.enabled, name: ours.variant.name, on: ours.variant.enabled, payload: ours.variant.payload, flag: ours.variant.feature_enabled };
+        if (JSON.stringify(mine) !== JSON.stringify(theirs)) differences.push(`${name} ${JSON.stringify(ctx)}: ${JSON.stringify(mine)} ≠ ${JSON.stringify(theirs)}`);
+        if (ours.enabled) enabled++;
+      }
+    }
+    expect(differences.slice(0, 5)).toEqual([]);
+    // Both outcomes are well represented, so the agreement means something.
+    expect(enabled).toBeGreaterThan(contexts.length * names.length * 0.15);
+    expect(enabled).toBeLessThan(contexts.length * names.length * 0.85);
+  });
+});
