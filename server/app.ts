@@ -14,6 +14,7 @@ import { startChangeRequestScheduler } from './change-request-scheduler.js';
 import { ClientFeatureCache } from './client-features/cache.js';
 import { ClientMetricsStore } from './client-metrics.js';
 import { registerClientFeaturesRoute } from './client-route.js';
+import { TableStatistics } from './table-statistics.js';
 import { ClientStreams, registerClientStreamingRoute } from './client-stream.js';
 import { answerClientError } from './client-errors.js';
 import { routeHandlers } from './handler-adapter.js';
@@ -104,11 +105,15 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     const deliveries = new DeliveryWorker(database.db, integrationConfig(config), logger);
     events.onChange(() => deliveries.kick());
     deliveries.start();
+    const statistics = new TableStatistics(database.db, logger);
+    events.onChange(statistics.onChange);
+    void statistics.refresh(events.revision);
 
     app.addHook('onClose', async () => {
       stopSync();
       await deliveries.stop();
       await stopScheduler();
+      await statistics.stop();
       await clientMetrics.stop();
       await database.close();
     });
