@@ -73,6 +73,17 @@ export function shapeOf(caller: Caller, query: ClientQuery, inline: boolean): Sh
   };
 }
 
+/**
+ * The ETag an unfiltered poll still holds, when its answer was already served at the current revision; undefined
+ * otherwise. What the common 304 costs: no query, no shape, no body.
+ */
+export function heldEtag(caller: Caller, headers: Headers, clientFeatures: ClientFeatureCache): string | undefined {
+  const ifNoneMatch = header(headers, 'if-none-match');
+  if (!ifNoneMatch) return undefined;
+  const served = clientFeatures.peek(plainShape(caller, inlineSegments(headers)).key);
+  return served && ifNoneMatchHolds(ifNoneMatch, served.etag) ? served.etag : undefined;
+}
+
 export const clientHandlers = {
   async getClientFeatures({ query, headers }, { caller, clientFeatures }) {
     const inline = inlineSegments(headers);

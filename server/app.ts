@@ -135,7 +135,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     const stopScheduler = startChangeRequestScheduler(database.db, events, { config, events, clientFeatures, clientMetrics }, logger, config.changeRequestPollMs ?? 1000);
     const context = (request: FastifyRequest): HandlerContext => new RequestContext(services, request, logger);
 
-    registerClientFeaturesRoute(app, tokens, config.authType, handlers.getClientFeatures, context, metrics);
+    registerClientFeaturesRoute(app, tokens, config.authType, handlers.getClientFeatures, context, clientFeatures, metrics);
     registerClientStreamingRoute(app, streams, clientFeatures, tokens, config.authType);
     // Streams never finish by themselves: at shutdown, SDKs are asked to poll and the streams end.
     app.addHook('preClose', async () => streams.close());

@@ -1,13 +1,20 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { operationTable } from '../generated/operations.js';
 import type { Handlers } from '../generated/handlers.js';
+import { heldEtag } from '../handlers/client.js';
 import { authenticate, authorize } from './auth.js';
+import type { ClientFeatureCache } from './client-features/cache.js';
 import type { AuthType } from './config.js';
 import type { HandlerContext } from './context.js';
 import { sendResult, type AnyHandler } from './handler-adapter.js';
 import { toErrorReply } from './errors.js';
 import type { ServiceMetrics } from './prometheus.js';
 import type { TokenCache } from './token-cache.js';
+
+const isEmpty = (query: unknown) => {
+  for (const _ in query as object) return false;
+  return true;
+};
 
 const list = (value: unknown): string[] | undefined =>
   value === undefined ? undefined : (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
@@ -35,6 +42,7 @@ export function registerClientFeaturesRoute(
   authType: AuthType,
   handler: Handlers['getClientFeatures'],
   context: (request: FastifyRequest) => HandlerContext,
+  clientFeatures: ClientFeatureCache,
   metrics: ServiceMetrics,
 ): void {
   const operation = operationTable.getClientFeatures;
@@ -47,6 +55,12 @@ export function registerClientFeaturesRoute(
       const caller = authenticate(request.headers.authorization, tokens, authType);
       request.caller = caller instanceof Promise ? await caller : caller;
       authorize(request.caller, operation.permissions);
+      // The common poll: nothing changed since this SDK's last answer. Known before anything is built.
+      const held = isEmpty(request.query) ? heldEtag(request.caller, request.headers, clientFeatures) : undefined;
+      if (held !== undefined) {
+        status = 304;
+        return reply.code(304).header('etag', held).send();
+      }
       const query = clientQuery(request.query as Record<string, unknown>);
       const sent = sendResult(reply, await run({ params: undefined, query, body: undefined, headers: request.headers }, context(request)));
       status = reply.statusCode;

@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { configFromEnv, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS } from './config.js';
+import { startIdleCollection } from './idle-collection.js';
 
 async function main() {
   const config = configFromEnv();
@@ -42,6 +43,7 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   const address = await app.listen({ port: config.port, host: config.host });
   log.info(`listening at ${address}`);
+  startIdleCollection();
 }
 
 main().catch((error: unknown) => {

@@ -7,7 +7,9 @@ import { adminJson, until } from './support/fixtures.js';
 
 async function featuresStatistics(app: TestApp) {
   const result = await app.db.execute(sql`select last_analyze as "lastAnalyze", n_mod_since_analyze as "modified" from pg_stat_user_tables where relname = 'features'`);
-  const [row] = ('rows' in result ? result.rows : result) as { lastAnalyze: Date | string | null; modified: number | string }[];
+  // node-postgres answers { rows }, PGlite the rows themselves.
+  const rows = (result as { rows?: unknown[] }).rows ?? (result as unknown[]);
+  const [row] = rows as { lastAnalyze: Date | string | null; modified: number | string }[];
   return { lastAnalyze: row?.lastAnalyze ? new Date(row.lastAnalyze).getTime() : 0, modified: Number(row?.modified ?? 0) };
 }
 
