@@ -1069,6 +1069,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/frontend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The flags that are on for a context, evaluated by the service (browser and mobile SDKs)
+         * @description What `unleash-proxy-client` and the SDKs built on it poll. Every flag of the frontend token's environment
+         *     and projects is evaluated for the context in the query, as the server-side SDKs would, and only those on
+         *     for it are listed, each with the variant the context gets. The context: `appName`, `environment`,
+         *     `userId`, `sessionId`, `remoteAddress` and `currentTime`, `properties[<field>]` for custom fields, and any
+         *     other parameter as a custom field too (`?plan=pro` is `properties[plan]`). `remoteAddress` is the caller's
+         *     address unless given; without `sessionId` a random one is used, as Unleash does. Flag rules are compiled
+         *     once per change, never read per request. `ETag` identifies the answer; `If-None-Match` with it gives 304.
+         *     Browsers may call from the origins in `UNLEASH_FRONTEND_API_ORIGINS` (CORS, preflight answered).
+         */
+        get: operations["getFrontendFeatures"];
+        put?: never;
+        /**
+         * The flags that are on for a context sent in the body
+         * @description The same answer as `GET /api/frontend`, for the context in the body (what `unleash-proxy-client` sends
+         *     with `usePOSTrequests`): fields other than the SDK's own are custom fields, like those in `properties`.
+         */
+        post: operations["getFrontendFeaturesWithPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/frontend/features/{featureName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One flag, when it is on for the context
+         * @description The flag as `GET /api/frontend` lists it, for the context in the query (the same parameters). A flag that
+         *     is off for the context, unknown, or outside the token's projects is 404 alike.
+         */
+        get: operations["getFrontendFeature"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/frontend/client/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A frontend SDK reports how often each flag was checked
+         * @description Counted with what backend SDKs report (`POST /api/client/metrics`), in the frontend token's environment:
+         *     the same hourly counts, `lastSeenAt` and applications. The `Unleash-SDK` header stands in for a missing
+         *     `sdkVersion`.
+         */
+        post: operations["reportFrontendMetrics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/frontend/client/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A frontend SDK instance announces itself
+         * @description Recorded with the registrations of backend SDKs (`POST /api/client/register`), in the frontend token's environment.
+         */
+        post: operations["registerFrontendClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/metrics/applications": {
         parameters: {
             query?: never;
@@ -2266,7 +2361,7 @@ export interface components {
             totalEvents: number;
         };
         /**
-         * @description The kind of an API token: `admin` for the whole admin API; `client` for the client API (what SDKs poll), scoped to one environment and some projects; `frontend` for Unleash's frontend API, which this service does not serve yet.
+         * @description The kind of an API token: `admin` for the whole admin API; `client` for the client API (what SDKs poll), scoped to one environment and some projects; `frontend` for the frontend API (`/api/frontend`, what browser and mobile SDKs call), scoped to one environment and some projects, and nothing else.
          * @enum {string}
          */
         ApiTokenType: "client" | "frontend" | "admin";
@@ -2857,6 +2952,60 @@ export interface components {
             features: components["schemas"]["ClientFeature"][];
             /** @description Only for SDKs that send `Unleash-Client-Spec` 4.2.0 or later: the segments the listed strategies use. Older SDKs get segment constraints copied into each strategy instead */
             segments?: components["schemas"]["ClientSegment"][];
+        };
+        /** @description The variant a context gets, as SDKs return it: `disabled` (not enabled) when the flag is off or has no variant for the context. */
+        EvaluatedVariant: {
+            /** @description The variant's name */
+            name: string;
+            /** @description False for the `disabled` variant */
+            enabled: boolean;
+            payload?: components["schemas"]["Payload"];
+            /** @description Whether the flag is on for the context */
+            feature_enabled: boolean;
+            /** @description The same as `feature_enabled` */
+            featureEnabled: boolean;
+        };
+        /** @description A flag that is on for the context, as the frontend API lists it. */
+        FrontendToggle: {
+            name: string;
+            /**
+             * @description Always true; flags that are off are not listed
+             * @constant
+             */
+            enabled: true;
+            variant: components["schemas"]["EvaluatedVariant"];
+            /** @description Whether the SDK should emit impression events for the flag */
+            impressionData: boolean;
+        };
+        /** @description The answer of the frontend API: the flags on for the context, by name. */
+        FrontendToggles: {
+            toggles: components["schemas"]["FrontendToggle"][];
+        };
+        /** @description The context a frontend SDK evaluates flags for. Fields other than those listed are custom fields, as if they were in `properties`. */
+        FrontendContext: {
+            appName?: string;
+            /** @description The context's `environment` field; the flags are those of the token's environment */
+            environment?: string;
+            userId?: string;
+            /** @description A random one when absent */
+            sessionId?: string;
+            /** @description The caller's address when absent */
+            remoteAddress?: string;
+            /**
+             * Format: date-time
+             * @description The moment `DATE_` constraints compare with; now when absent
+             */
+            currentTime?: string;
+            /** @description Custom context fields */
+            properties?: {
+                [key: string]: string;
+            };
+        } & {
+            [key: string]: string;
+        };
+        /** @description The body of `POST /api/frontend`: the context to evaluate flags for (an empty one when absent). */
+        FrontendContextBody: {
+            context?: components["schemas"]["FrontendContext"];
         };
         /**
          * @description An RFC 3339 date-time or milliseconds since the epoch
@@ -4085,6 +4234,21 @@ export interface components {
         TagTypeOfTag: string;
         TagValue: string;
         TypeName: string;
+        /** @description The application asking */
+        ContextAppName: string;
+        /** @description The context's `environment` field, for constraints on it (the flags are those of the token's environment) */
+        ContextEnvironment: string;
+        ContextUserId: string;
+        /** @description A random one when absent, as in Unleash */
+        ContextSessionId: string;
+        /** @description The caller's address when absent */
+        ContextRemoteAddress: string;
+        /** @description The moment `DATE_` constraints compare with; now when absent */
+        ContextCurrentTime: string;
+        /** @description Custom context fields: `properties[plan]=pro`. Any other query parameter is a custom field too. */
+        ContextProperties: {
+            [key: string]: string;
+        };
         ProjectId: string;
         Environment: string;
         FeatureName: string;
@@ -6469,6 +6633,185 @@ export interface operations {
         responses: {
             /** @description Accepted; written with the next batch */
             202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getFrontendFeatures: {
+        parameters: {
+            query?: {
+                /** @description The application asking */
+                appName?: components["parameters"]["ContextAppName"];
+                /** @description The context's `environment` field, for constraints on it (the flags are those of the token's environment) */
+                environment?: components["parameters"]["ContextEnvironment"];
+                userId?: components["parameters"]["ContextUserId"];
+                /** @description A random one when absent, as in Unleash */
+                sessionId?: components["parameters"]["ContextSessionId"];
+                /** @description The caller's address when absent */
+                remoteAddress?: components["parameters"]["ContextRemoteAddress"];
+                /** @description The moment `DATE_` constraints compare with; now when absent */
+                currentTime?: components["parameters"]["ContextCurrentTime"];
+                /** @description Custom context fields: `properties[plan]=pro`. Any other query parameter is a custom field too. */
+                properties?: components["parameters"]["ContextProperties"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flags on for the context */
+            200: {
+                headers: {
+                    /** @description Identifies this answer; send it back in If-None-Match */
+                    ETag?: string;
+                    /** @description `no-cache`: the answer depends on the context */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FrontendToggles"];
+                };
+            };
+            /** @description The same answer as the ETag sent in If-None-Match */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getFrontendFeaturesWithPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FrontendContextBody"];
+            };
+        };
+        responses: {
+            /** @description The flags on for the context */
+            200: {
+                headers: {
+                    /** @description Identifies this answer; send it back in If-None-Match */
+                    ETag?: string;
+                    /** @description `no-cache`: the answer depends on the context */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FrontendToggles"];
+                };
+            };
+            /** @description The same answer as the ETag sent in If-None-Match */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getFrontendFeature: {
+        parameters: {
+            query?: {
+                /** @description The application asking */
+                appName?: components["parameters"]["ContextAppName"];
+                /** @description The context's `environment` field, for constraints on it (the flags are those of the token's environment) */
+                environment?: components["parameters"]["ContextEnvironment"];
+                userId?: components["parameters"]["ContextUserId"];
+                /** @description A random one when absent, as in Unleash */
+                sessionId?: components["parameters"]["ContextSessionId"];
+                /** @description The caller's address when absent */
+                remoteAddress?: components["parameters"]["ContextRemoteAddress"];
+                /** @description The moment `DATE_` constraints compare with; now when absent */
+                currentTime?: components["parameters"]["ContextCurrentTime"];
+                /** @description Custom context fields: `properties[plan]=pro`. Any other query parameter is a custom field too. */
+                properties?: components["parameters"]["ContextProperties"];
+            };
+            header?: never;
+            path: {
+                featureName: components["parameters"]["FeatureName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag, on for the context, with its variant */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FrontendToggle"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    reportFrontendMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientMetrics"];
+            };
+        };
+        responses: {
+            /** @description Accepted; written with the next batch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    registerFrontendClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientRegistration"];
+            };
+        };
+        responses: {
+            /** @description Accepted; written with the next batch */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -22,7 +22,7 @@ export interface PreSerialized {
 }
 
 /** Operations whose handler may answer with a PreSerialized body (x-pre-serialized in the contract). */
-type PreSerializedOperation = 'exportState' | 'getClientDelta' | 'getClientFeatures';
+type PreSerializedOperation = 'exportState' | 'getClientDelta' | 'getClientFeatures' | 'getFrontendFeatures' | 'getFrontendFeaturesWithPost';
 
 /** What a handler may answer: one of the contract's statuses with the body declared for it. */
 export type ReplyOf<Id extends keyof operations> = {
@@ -127,6 +127,9 @@ export interface Handlers {
   getFeatureUsage: Handler<'getFeatureUsage'>;
   getFeatures: Handler<'getFeatures'>;
   getFlagCreators: Handler<'getFlagCreators'>;
+  getFrontendFeature: Handler<'getFrontendFeature'>;
+  getFrontendFeatures: Handler<'getFrontendFeatures'>;
+  getFrontendFeaturesWithPost: Handler<'getFrontendFeaturesWithPost'>;
   getGroup: Handler<'getGroup'>;
   getGroups: Handler<'getGroups'>;
   getHealth: Handler<'getHealth'>;
@@ -163,11 +166,13 @@ export interface Handlers {
   patchFeatureStrategy: Handler<'patchFeatureStrategy'>;
   reactivateStrategy: Handler<'reactivateStrategy'>;
   registerClient: Handler<'registerClient'>;
+  registerFrontendClient: Handler<'registerFrontendClient'>;
   removeEnvironmentFromProject: Handler<'removeEnvironmentFromProject'>;
   removeFeatureTag: Handler<'removeFeatureTag'>;
   removeProjectGroupRoles: Handler<'removeProjectGroupRoles'>;
   removeProjectUserRoles: Handler<'removeProjectUserRoles'>;
   reportClientMetrics: Handler<'reportClientMetrics'>;
+  reportFrontendMetrics: Handler<'reportFrontendMetrics'>;
   reviveFeature: Handler<'reviveFeature'>;
   reviveFeatures: Handler<'reviveFeatures'>;
   searchFeatures: Handler<'searchFeatures'>;

@@ -16,6 +16,7 @@ import { featureTagHandlers } from './feature-tags.js';
 import { featureTypeHandlers } from './feature-types.js';
 import { featureHandlers } from './features.js';
 import { flagCreatorHandlers } from './flag-creators.js';
+import { frontendHandlers } from './frontend.js';
 import { groupHandlers } from './groups.js';
 import { healthHandlers } from './health.js';
 import { lifecycleHandlers } from './lifecycle.js';
@@ -51,6 +52,7 @@ export const handlers = {
   ...dependencyHandlers,
   ...featureTagHandlers,
   ...clientHandlers,
+  ...frontendHandlers,
   ...applicationHandlers,
   ...contextFieldHandlers,
   ...featureSearchHandlers,

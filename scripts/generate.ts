@@ -31,7 +31,7 @@ const changeRequestKinds = ['environment', 'project', 'enabled-flag'];
 
 async function operationTable(contract: any): Promise<Record<string, OperationEntry>> {
   const table: Record<string, OperationEntry> = {};
-  const permissionNames = new Set<string>([...(contract.components?.schemas?.PermissionName?.enum ?? []), 'NONE', 'CLIENT']);
+  const permissionNames = new Set<string>([...(contract.components?.schemas?.PermissionName?.enum ?? []), 'NONE', 'CLIENT', 'FRONTEND']);
   const globalSecurity = contract.security ?? [];
   for (const [route, item] of Object.entries<any>(contract.paths ?? {})) {
     for (const method of methods) {

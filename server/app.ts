@@ -22,6 +22,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS, integrationConfig, type AppConfig } from '.
 import type { HandlerContext } from './context.js';
 import { contract } from './contract.js';
 import { registerDocs } from './docs.js';
+import { registerFrontendCors } from './frontend/cors.js';
 import { ServiceMetrics, registerPrometheus, timeRequests } from './prometheus.js';
 import { errorBody, toErrorReply, tooManyRequests } from './errors.js';
 import { EventLog, type RecordEvent } from './events.js';
@@ -146,6 +147,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       registerRequestLogging(api, logger);
       timeRequests(api, metrics);
       registerValidation(api);
+      await registerFrontendCors(api, config.frontendApiOrigins);
       registerAuth(api, tokens, config.authType, database.db);
       registerBodyGuard(api);
       registerChangeRequestGuard(api, database.db);

@@ -45,6 +45,8 @@ export interface AppConfig {
   prometheusApi?: string | undefined;
   /** SDK streams (/api/client/streaming) one instance holds; past them, new streams are asked to poll. Default 10,000. */
   clientStreamsLimit?: number;
+  /** UNLEASH_FRONTEND_API_ORIGINS: the browser origins that may call the frontend API (CORS); `*` (the default) for any. */
+  frontendApiOrigins?: string[];
   /** Where log lines go (tests capture them); standard output when absent. */
   logStream?: NodeJS.WritableStream;
 }
@@ -76,6 +78,7 @@ export const environmentVariables = {
   UNLEASH_DEFAULT_ADMIN_USERNAME: 'Username of the admin user created at the first start, when no user exists. Default admin.',
   UNLEASH_DEFAULT_ADMIN_PASSWORD: 'Its password (at least 10 characters, not a common one); generated and printed once when unset.',
   CLIENT_STREAMS_LIMIT: 'SDK streams (/api/client/streaming) one instance holds; an SDK connecting past them gets a `fetch-mode: polling` event and polls instead. Default 10000.',
+  UNLEASH_FRONTEND_API_ORIGINS: 'Comma-separated browser origins (`https://app.example.com`) that may call the frontend API (/api/frontend); `*` for any. Default `*`.',
   PROMETHEUS_API: 'Base URL of a Prometheus that scrapes the service; usage metrics (/api/admin/metrics/rps) are read from it. Unset: from the service\'s own request counts.',
   UNLEASH_URL: 'The address people reach the service at, for links in integration messages. Default http://localhost:4242.',
   UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION: '`true`: integration URLs may resolve to private, loopback or link-local addresses. Default false.',
@@ -118,6 +121,28 @@ function logLevel(value: string | undefined): string {
   const level = value.trim().toLowerCase();
   if (!LOG_LEVELS.includes(level)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
   return level;
+}
+
+/**
+ * The origins browsers may call the frontend API from, as Unleash reads them: `*`, or origins written as browsers
+ * send them (`scheme://host[:port]`, no path, no wildcard). Anything else stops the start.
+ */
+function origins(value: string | undefined): string[] {
+  const listed = list(value);
+  if (listed.length === 0) return ['*'];
+  for (const origin of listed) {
+    if (origin === '*') continue;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (origin.includes('*') || parsed?.origin !== origin) {
+      throw new Error(`UNLEASH_FRONTEND_API_ORIGINS must list * or origins such as https://app.example.com (no path or trailing slash), got "${origin}"`);
+    }
+  }
+  return listed;
 }
 
 /** Comfortably above any real client's upload of a 1 MB body, short enough that slow clients cannot pile up. */
@@ -176,6 +201,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     integrations: integrationsFromEnv(env),
     prometheusApi: env.PROMETHEUS_API ? env.PROMETHEUS_API.replace(/\/+$/, '') : undefined,
     clientStreamsLimit: positiveInteger(env.CLIENT_STREAMS_LIMIT, 'CLIENT_STREAMS_LIMIT', DEFAULT_CLIENT_STREAMS_LIMIT),
+    frontendApiOrigins: origins(env.UNLEASH_FRONTEND_API_ORIGINS),
   };
 }
 

@@ -107,6 +107,11 @@ const protectedUnknownFieldOperations = unknownFieldOperations.filter((op) => !i
 const clientOperations = operations.filter((op) => op.path.startsWith('/api/client'));
 const isClientOperation = (op: Operation) => (operationTable[op.id as keyof typeof operationTable].permissions as readonly string[]).includes('CLIENT');
 
+const frontendOperations = operations.filter((op) => op.path === '/api/frontend' || op.path.startsWith('/api/frontend/'));
+const isFrontendOperation = (op: Operation) => (operationTable[op.id as keyof typeof operationTable].permissions as readonly string[]).includes('FRONTEND');
+/** The credential an operation's own callers use: a frontend token for the frontend API, the admin token elsewhere. */
+const allowed = (op: Operation) => (isFrontendOperation(op) ? { token: frontendToken } : {});
+
 const isEventStream = (op: Operation) => 'eventStream' in operationTable[op.id as keyof typeof operationTable];
 
 /** Opens an event stream and closes it once its headers came: the answer of a stream never ends by itself. */
@@ -226,11 +231,43 @@ describe('authentication and permission on every client API operation', () => {
   });
 });
 
+describe('authentication and permission on every frontend API operation', () => {
+  it('has the frontend operations to check, each for frontend tokens only', () => {
+    expect(frontendOperations.map((op) => op.id)).toEqual(
+      expect.arrayContaining(['getFrontendFeatures', 'getFrontendFeaturesWithPost', 'getFrontendFeature', 'reportFrontendMetrics', 'registerFrontendClient']),
+    );
+    expect(frontendOperations.filter((op) => !isFrontendOperation(op)).map((op) => op.id)).toEqual([]);
+  });
+
+  it.each(frontendOperations)('$method $path ($id): no Authorization header → 401', async (op) => {
+    expectError(await call(app, op.method, op.url, { token: null, ...withBody(op) }), 401, 'AuthenticationRequired');
+  });
+
+  it.each(frontendOperations)('$method $path ($id): an unknown token → 401', async (op) => {
+    expectError(await call(app, op.method, op.url, { token: unknownToken, ...withBody(op) }), 401, 'AuthenticationRequired');
+  });
+
+  it.each(frontendOperations)('$method $path ($id): a client token → 403', async (op) => {
+    expectError(await call(app, op.method, op.url, { token: clientToken, ...withBody(op) }), 403, 'NoAccessError');
+  });
+
+  it.each(frontendOperations)('$method $path ($id): the admin token → 403', async (op) => {
+    expectError(await call(app, op.method, op.url, withBody(op)), 403, 'NoAccessError');
+  });
+
+  it.each(frontendOperations)('$method $path ($id): a frontend token gets past authentication and permission', async (op) => {
+    const response = await call(app, op.method, op.url, { token: frontendToken, ...withBody(op) });
+    expectNoServerError(response);
+    expect(response.status).not.toBe(401);
+    expect(response.status).not.toBe(403);
+  });
+});
+
 describe('request bodies on every operation that takes one', () => {
   it.each(bodyOperations.flatMap((op) => ['text/plain', 'application/xml'].map((contentType) => ({ ...op, contentType }))))(
-    '$method $path ($id): a $contentType body with the admin token → 415',
+    '$method $path ($id): a $contentType body with a token that may call it → 415',
     async (op) => {
-      const response = await call(app, op.method, op.url, { body: JSON.stringify(op.body), contentType: op.contentType });
+      const response = await call(app, op.method, op.url, { ...allowed(op), body: JSON.stringify(op.body), contentType: op.contentType });
       expectError(response, 415, 'ContentTypeerror');
     },
   );
@@ -266,13 +303,14 @@ describe('request bodies on every operation that takes one', () => {
   });
 
   it.each(unknownFieldOperations)('$method $path ($id): a JSON body with an unknown field → 400 naming the field', async (op) => {
-    const response = await call(app, op.method, op.url, { body: op.bodyWithUnknownField as object });
+    const response = await call(app, op.method, op.url, { ...allowed(op), body: op.bodyWithUnknownField as object });
     const error = expectError(response, 400, 'ValidationError');
     expect(error.message).toContain(UNKNOWN_FIELD);
   });
 
   it.each(unknownFieldOperations)('$method $path ($id): the same field with a charset parameter → 400, not 415', async (op) => {
     const response = await call(app, op.method, op.url, {
+      ...allowed(op),
       body: op.bodyWithUnknownField as object,
       contentType: 'application/json; charset=utf-8',
     });
@@ -280,22 +318,22 @@ describe('request bodies on every operation that takes one', () => {
   });
 
   it.each(bodyOperations)('$method $path ($id): no body at all → 400', async (op) => {
-    const response = await call(app, op.method, op.url);
+    const response = await call(app, op.method, op.url, allowed(op));
     expectError(response, 400, 'ValidationError');
   });
 
   it.each(bodyOperations)('$method $path ($id): an empty application/json body → 400', async (op) => {
-    const response = await call(app, op.method, op.url, { body: '' });
+    const response = await call(app, op.method, op.url, { ...allowed(op), body: '' });
     expectError(response, 400, 'ValidationError');
   });
 
   it.each(bodyOperations)('$method $path ($id): malformed JSON → 400', async (op) => {
-    const response = await call(app, op.method, op.url, { body: '{"name": ' });
+    const response = await call(app, op.method, op.url, { ...allowed(op), body: '{"name": ' });
     expectError(response, 400, 'ValidationError');
   });
 
   it.each(bodyOperations)('$method $path ($id): a JSON body of the wrong type → 400', async (op) => {
-    const response = await call(app, op.method, op.url, { body: op.wrongTypeBody! });
+    const response = await call(app, op.method, op.url, { ...allowed(op), body: op.wrongTypeBody! });
     expectError(response, 400, 'ValidationError');
   });
 });
@@ -322,7 +360,7 @@ describe('text PostgreSQL cannot store', () => {
   });
 
   it.each(nulBodyOperations)('$method $path ($id): a NUL character in a body string → 400', async (op) => {
-    const error = expectError(await call(app, op.method, op.url, { body: op.nulBody }), 400, 'ValidationError');
+    const error = expectError(await call(app, op.method, op.url, { ...allowed(op), body: op.nulBody }), 400, 'ValidationError');
     expect(error.message).toContain('NUL');
   });
 

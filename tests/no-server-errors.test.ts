@@ -269,6 +269,8 @@ const everyOperation: Operation[] = (Object.entries(operationTable) as [Operatio
   bodySchema: contract.paths[op.path]?.[op.method.toLowerCase()]?.requestBody?.content?.['application/json']?.schema,
 }));
 const isClientOperation = (op: Operation) => op.path.startsWith('/api/client/');
+/** The frontend API: called with a frontend token, the only kind it serves. */
+const isFrontendOperation = (op: Operation) => (operationTable[op.id].permissions as readonly string[]).includes('FRONTEND');
 const operations = everyOperation.filter((op) => !isClientOperation(op));
 
 const emptyBodyOf = (op: Operation) => (flatten(op.bodySchema!).type === 'array' ? [] : {});
@@ -294,6 +296,8 @@ let app: TestApp;
 let fixtures: Fixtures;
 /** A client token, for the client API's operations. */
 let clientToken: string;
+/** A frontend token of the fixtures' environment and project, for the frontend API's operations. */
+let frontendToken: string;
 
 /** An admin-token call that must succeed; answers the parsed body. */
 async function must(method: string, path: string, body?: object, options: Parameters<typeof call>[3] = {}): Promise<any> {
@@ -542,7 +546,7 @@ async function expectNoServerError(_title: string, op: Operation, variant: Varia
     const validate = validatorOf(op.bodySchema);
     expect(validate(body), `the contract refuses ${JSON.stringify(body)}: ${JSON.stringify(validate.errors)}`).toBe(true);
   }
-  const credential = isUserOperation(op) ? as(f.user) : op.public ? { token: null } : {};
+  const credential = isFrontendOperation(op) ? { token: frontendToken } : isUserOperation(op) ? as(f.user) : op.public ? { token: null } : {};
   const response = await call(app, op.method, url, { ...credential, ...(body !== undefined && { body: body as object }) });
   expect(response.status, `${op.method} ${url} ${shown(body)} → ${response.text}${loggedError(response)}`).toBeLessThan(500);
   if (response.status >= 400) expect(validateError(response.json), `not an Error object: ${response.text}`).toBe(true);
@@ -573,7 +577,15 @@ async function expectLoneSurrogatesRefused(_title: string, op: Operation) {
   const f = { ...fixtures, ...(await freshFixtures[op.id]?.(fixtures)) };
   const url = urlOf(op, f);
   const places = stringPlaces(bodyOf(op, 'every field', f));
-  const credential = isClientOperation(op) ? { token: clientToken } : isUserOperation(op) ? as(f.user) : op.public ? { token: null } : {};
+  const credential = isClientOperation(op)
+    ? { token: clientToken }
+    : isFrontendOperation(op)
+      ? { token: frontendToken }
+      : isUserOperation(op)
+        ? as(f.user)
+        : op.public
+          ? { token: null }
+          : {};
   const refusedWithoutField: string[] = [];
   for (const place of places) {
     // Built again for each field: names that must be unique stay unique.
@@ -627,6 +639,7 @@ beforeAll(async () => {
   await must('POST', `${flagEnvironmentPath(project, flag.name, 'production')}/on`);
   await must('POST', `${projectPath(project)}/access`, { roles: [roleId], users: [member.id], groups: [groupId] });
   clientToken = await create.apiToken(environment, project);
+  frontendToken = (await must('POST', '/api/admin/api-tokens', { tokenName: unique('token'), type: 'frontend', environment, projects: [project] })).secret;
   const registration = { appName: fixtures.appName, instanceId: 'i-1', interval: 10_000, started: new Date().toISOString(), strategies: ['flexibleRollout'] };
   await must('POST', '/api/client/register', registration, { token: clientToken });
 });

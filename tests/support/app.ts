@@ -79,6 +79,8 @@ export interface TestAppOptions {
   changeRequestPollMs?: number;
   /** CLIENT_STREAMS_LIMIT: SDK streams the instance holds before asking new ones to poll. */
   clientStreamsLimit?: number;
+  /** UNLEASH_FRONTEND_API_ORIGINS: the browser origins that may call the frontend API; any by default. */
+  frontendApiOrigins?: string[];
 }
 
 /** Builds and starts the service on this file's database, on a free port. Closed after the file. */
@@ -108,6 +110,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.requestTimeoutMs && { requestTimeoutMs: options.requestTimeoutMs }),
     ...(options.prometheusApi && { prometheusApi: options.prometheusApi }),
     ...(options.clientStreamsLimit && { clientStreamsLimit: options.clientStreamsLimit }),
+    ...(options.frontendApiOrigins && { frontendApiOrigins: options.frontendApiOrigins }),
     changeRequestPollMs: options.changeRequestPollMs ?? 200,
     integrations: { allowPrivateUrls: true, retryBaseMs: 50, pollMs: 200, ...options.integrations },
     logStream,

@@ -1,0 +1,78 @@
+// The frontend API: flags evaluated by the service for browser and mobile SDKs, from the flags of the frontend
+// token's environment and projects (server/frontend/compiled.ts), and their metrics counted with the backend SDKs'.
+import type { Handlers, ReplyOf } from '../generated/handlers.js';
+import type { Caller } from '../server/caller.js';
+import { shapeKey, type Shape } from '../server/client-features/body.js';
+import type { ClientFeatureCache } from '../server/client-features/cache.js';
+import { ifNoneMatchHolds } from '../server/client-features/negotiate.js';
+import { notFound } from '../server/errors.js';
+import { etagOf, frontendFlags, type FrontendAnswers } from '../server/frontend/compiled.js';
+import { contextFromBody, contextFromQuery } from '../server/frontend/context.js';
+import type { EvaluationContext } from '../server/evaluation/index.js';
+import { shapeOf } from './client.js';
+
+type Headers = Record<string, string | string[] | undefined>;
+
+const firstHeader = (headers: Headers, name: string) => {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/** Each caller's shape, worked out once: the token's environment and projects. */
+const shapes = new WeakMap<Caller, { shape: Shape; key: string }>();
+
+function answersFor(caller: Caller, cache: ClientFeatureCache): Promise<FrontendAnswers> {
+  let found = shapes.get(caller);
+  if (!found) {
+    const shape = shapeOf(caller, undefined, false);
+    shapes.set(caller, (found = { shape, key: shapeKey(shape) }));
+  }
+  return frontendFlags(cache).answers(found.shape, found.key);
+}
+
+/** The flags on for the context, or 304 when the caller holds the same answer. */
+function toggles(answers: FrontendAnswers, context: EvaluationContext, headers: Headers): ReplyOf<'getFrontendFeatures'> {
+  const body = answers.body(context);
+  const etag = etagOf(body);
+  if (ifNoneMatchHolds(firstHeader(headers, 'if-none-match'), etag)) return { status: 304, body: undefined, headers: { etag } };
+  return {
+    status: 200,
+    body: { preSerialized: body },
+    headers: { etag, 'cache-control': 'no-cache', 'content-type': 'application/json; charset=utf-8' },
+  };
+}
+
+/** What the SDK reports, with its `Unleash-SDK` header standing in for a missing `sdkVersion`. */
+const withSdkVersion = <T extends { sdkVersion?: string | null }>(body: T, headers: Headers): T => ({
+  ...body,
+  sdkVersion: body.sdkVersion ?? firstHeader(headers, 'unleash-sdk') ?? null,
+});
+
+export const frontendHandlers = {
+  async getFrontendFeatures({ query, headers }, { caller, clientFeatures, clientIp }) {
+    const context = contextFromQuery((query ?? {}) as Record<string, unknown>, clientIp);
+    return toggles(await answersFor(caller, clientFeatures), context, headers);
+  },
+
+  async getFrontendFeaturesWithPost({ body, headers }, { caller, clientFeatures, clientIp }) {
+    const context = contextFromBody(body.context ?? {}, clientIp);
+    return toggles(await answersFor(caller, clientFeatures), context, headers);
+  },
+
+  async getFrontendFeature({ params, query }, { caller, clientFeatures, clientIp }) {
+    const context = contextFromQuery((query ?? {}) as Record<string, unknown>, clientIp);
+    const toggle = (await answersFor(caller, clientFeatures)).toggle(params.featureName, context);
+    if (!toggle) throw notFound(`The flag "${params.featureName}" is not on for this context, or is not one this token may see.`);
+    return { status: 200, body: toggle };
+  },
+
+  async reportFrontendMetrics({ body, headers }, { caller, clientMetrics, clientIp }) {
+    clientMetrics.report(withSdkVersion(body, headers), shapeOf(caller, undefined, false).environment, clientIp);
+    return { status: 200, body: undefined };
+  },
+
+  async registerFrontendClient({ body, headers }, { caller, clientMetrics, clientIp }) {
+    clientMetrics.register(withSdkVersion(body, headers), shapeOf(caller, undefined, false).environment, clientIp);
+    return { status: 200, body: undefined };
+  },
+} satisfies Partial<Handlers>;

@@ -1,0 +1,92 @@
+// What the frontend API evaluates: the flags a token shape sees, compiled once per snapshot (so once per change),
+// with the JSON of each flag's answer written once per variant. A request then costs one evaluation of every flag
+// and a concatenation; never a database read.
+import { createHash } from 'node:crypto';
+import type { ClientFeatureCache } from '../client-features/cache.js';
+import { clientFeatures, shapeKey, type Shape } from '../client-features/body.js';
+import type { Snapshot } from '../client-features/snapshot.js';
+import { compileFlags, evaluate, evaluateAll, type CompiledFlags, type EvaluatedVariant, type Evaluation, type EvaluationContext } from '../evaluation/index.js';
+
+/** Token shapes remembered; past this, the oldest half is forgotten. */
+const MAX_SHAPES = 200;
+
+/** A flag that is on, as the frontend API lists it. */
+export interface FrontendToggle {
+  name: string;
+  enabled: true;
+  variant: Readonly<EvaluatedVariant>;
+  impressionData: boolean;
+}
+
+const toggleOf = (answer: Evaluation): FrontendToggle => ({ name: answer.name, enabled: true, variant: answer.variant, impressionData: answer.impressionData });
+
+/** The flags of one token shape in one snapshot, compiled, with their answers' JSON as it is first needed. */
+export class FrontendAnswers {
+  readonly compiled: CompiledFlags;
+  /** Per flag, the JSON of its toggle per variant object (the engine shares them: a flag has few). */
+  private readonly json = new Map<string, Map<Readonly<EvaluatedVariant>, string>>();
+
+  constructor(
+    readonly snapshot: Snapshot,
+    shape: Shape,
+  ) {
+    const served = clientFeatures(snapshot, { ...shape, inlineSegments: false });
+    this.compiled = compileFlags(served.features, 'segments' in served ? served.segments : []);
+  }
+
+  /** `{toggles}` for the context, as JSON: the flags on for it, in name order. */
+  body(context: EvaluationContext): Buffer {
+    let out = '{"toggles":[';
+    let first = true;
+    for (const answer of evaluateAll(this.compiled, context)) {
+      if (!answer.enabled) continue;
+      out += first ? this.toggleJson(answer) : `,${this.toggleJson(answer)}`;
+      first = false;
+    }
+    return Buffer.from(`${out}]}`);
+  }
+
+  /** The flag as the frontend API lists it, when it is on for the context. */
+  toggle(name: string, context: EvaluationContext): FrontendToggle | undefined {
+    const answer = evaluate(this.compiled, name, context);
+    return answer.enabled ? toggleOf(answer) : undefined;
+  }
+
+  private toggleJson(answer: Evaluation): string {
+    let byVariant = this.json.get(answer.name);
+    if (!byVariant) this.json.set(answer.name, (byVariant = new Map()));
+    let json = byVariant.get(answer.variant);
+    if (json === undefined) byVariant.set(answer.variant, (json = JSON.stringify(toggleOf(answer))));
+    return json;
+  }
+}
+
+/** The compiled flags of every token shape that asked, each rebuilt when the snapshot changes. */
+export class FrontendFlags {
+  private entries = new Map<string, FrontendAnswers>();
+
+  constructor(private readonly cache: ClientFeatureCache) {}
+
+  async answers(shape: Shape, key = shapeKey(shape)): Promise<FrontendAnswers> {
+    const snapshot = await this.cache.current();
+    let entry = this.entries.get(key);
+    if (entry?.snapshot !== snapshot) {
+      entry = new FrontendAnswers(snapshot, shape);
+      if (this.entries.size >= MAX_SHAPES) this.entries = new Map([...this.entries].slice(MAX_SHAPES / 2));
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+}
+
+const perCache = new WeakMap<ClientFeatureCache, FrontendFlags>();
+
+/** The frontend flags served from this client-feature cache (one per running app). */
+export function frontendFlags(cache: ClientFeatureCache): FrontendFlags {
+  let flags = perCache.get(cache);
+  if (!flags) perCache.set(cache, (flags = new FrontendFlags(cache)));
+  return flags;
+}
+
+/** A strong validator of an answer: its content's hash, so equal answers share it whatever the context. */
+export const etagOf = (body: Buffer) => `"${createHash('sha1').update(body).digest('base64url')}"`;

@@ -1,0 +1,42 @@
+// CORS for the frontend API only, by @fastify/cors: browsers may call /api/frontend from the configured origins,
+// and their preflight is answered (204) before authentication, which a preflight never carries. Every other route
+// of the service answers as before, with no CORS header.
+import cors, { type FastifyCorsOptions } from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
+
+const FRONTEND_PATH = '/api/frontend';
+
+const isFrontendPath = (url: string) => url === FRONTEND_PATH || url.startsWith(`${FRONTEND_PATH}/`);
+
+/** What browsers may send: the frontend SDKs' own headers. */
+const ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'If-None-Match',
+  'Unleash-AppName',
+  'Unleash-Connection-Id',
+  'Unleash-InstanceId',
+  'Unleash-SDK',
+  'Unleash-Client-Spec',
+];
+
+/** How long a browser may keep a preflight's answer: a day, as Unleash's ACCESS_CONTROL_MAX_AGE default. */
+const PREFLIGHT_MAX_AGE_S = 86_400;
+
+/** The frontend API's CORS on `api`: registered before authentication, so that a 401 or 403 carries it too. */
+export async function registerFrontendCors(api: FastifyInstance, origins: readonly string[] = ['*']): Promise<void> {
+  const frontend: FastifyCorsOptions = {
+    origin: origins.includes('*') ? '*' : [...origins],
+    methods: ['GET', 'POST'],
+    allowedHeaders: ALLOWED_HEADERS,
+    exposedHeaders: ['ETag'],
+    maxAge: PREFLIGHT_MAX_AGE_S,
+  };
+  // Off by default; each frontend route turns it on in its route configuration, read by the plugin's hook.
+  await api.register(cors, { origin: false, strictPreflight: false, hideOptionsRoute: true });
+  api.addHook('onRoute', (route) => {
+    if (isFrontendPath(route.url)) route.config = { ...route.config, cors: frontend } as typeof route.config;
+  });
+  // A preflight is answered by the plugin's hook; these routes only let the router find it.
+  for (const url of [FRONTEND_PATH, `${FRONTEND_PATH}/*`]) api.options(url, { schema: { hide: true } }, (_request, reply) => reply.code(204).send());
+}
