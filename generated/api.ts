@@ -1239,6 +1239,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/playground": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What every flag gives a context in one environment, and why
+         * @description Evaluates the flags of the projects (every project by default) in the environment for the context, as the
+         *     SDKs would, and explains each: whether it is on, the variant, and for every strategy (disabled ones
+         *     included, not evaluated) the result of each constraint and segment. A strategy that is not built in
+         *     cannot be evaluated: it is `unknown` when its constraints and segments hold, and counts as off. An unknown
+         *     environment or project is a 400.
+         */
+        post: operations["getPlayground"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/playground/advanced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What every flag gives every combination of context values, in several environments
+         * @description As `POST /api/admin/playground`, for each environment and each context made of one value per field: a
+         *     field may list several values, as an array or, as in Unleash, as one comma-separated string (fields in
+         *     `properties` too). Each flag lists, per environment, one answer per combination with the context it was
+         *     evaluated for. At most 15,000 evaluations (environments × flags × combinations); more is a 400.
+         */
+        post: operations["getAdvancedPlayground"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/projects/{projectId}/features/{featureName}/lifecycle": {
         parameters: {
             query?: never;
@@ -3006,6 +3053,151 @@ export interface components {
         /** @description The body of `POST /api/frontend`: the context to evaluate flags for (an empty one when absent). */
         FrontendContextBody: {
             context?: components["schemas"]["FrontendContext"];
+        };
+        /** @description The context the playground evaluates flags for, as an SDK would hold it; `appName` is required, as in Unleash. Fields other than those listed are custom fields. */
+        PlaygroundContext: {
+            appName: string;
+            /** @description The context's `environment` field, for constraints on it */
+            environment?: string;
+            userId?: string;
+            sessionId?: string;
+            remoteAddress?: string;
+            /**
+             * Format: date-time
+             * @description The moment `DATE_` constraints compare with; now when absent
+             */
+            currentTime?: string;
+            /** @description Custom context fields */
+            properties?: {
+                [key: string]: string;
+            };
+        } & {
+            [key: string]: string;
+        };
+        /** @description The projects whose flags are evaluated: a list of project ids, or `*` (the default) for all. */
+        PlaygroundProjects: string[] | "*";
+        /** @description What the playground evaluates: the flags of the projects in one environment, for one context. */
+        PlaygroundRequest: {
+            /** @description An existing environment */
+            environment: string;
+            projects?: components["schemas"]["PlaygroundProjects"];
+            context: components["schemas"]["PlaygroundContext"];
+        };
+        /** @description One or more values of a context field: several as an array, or as one string separated by commas. */
+        PlaygroundContextValues: string | string[];
+        /** @description The context values the advanced playground combines: each field holds one value or several; every combination of one value per field is evaluated. `appName` is required, as in Unleash. */
+        AdvancedPlaygroundContext: {
+            appName: components["schemas"]["PlaygroundContextValues"];
+            environment?: components["schemas"]["PlaygroundContextValues"];
+            userId?: components["schemas"]["PlaygroundContextValues"];
+            sessionId?: components["schemas"]["PlaygroundContextValues"];
+            remoteAddress?: components["schemas"]["PlaygroundContextValues"];
+            currentTime?: components["schemas"]["PlaygroundContextValues"];
+            /** @description Custom context fields, combined like the others */
+            properties?: {
+                [key: string]: components["schemas"]["PlaygroundContextValues"];
+            };
+        } & {
+            [key: string]: components["schemas"]["PlaygroundContextValues"];
+        };
+        /** @description What the advanced playground evaluates: the flags of the projects in each environment, for every combination of the context's values. */
+        AdvancedPlaygroundRequest: {
+            /** @description Existing environments */
+            environments: string[];
+            projects?: components["schemas"]["PlaygroundProjects"];
+            context: components["schemas"]["AdvancedPlaygroundContext"];
+        };
+        /** @description A constraint of a strategy or segment, with whether it holds for the context. */
+        PlaygroundConstraint: {
+            contextName: string;
+            operator: components["schemas"]["ConstraintOperator"];
+            values: string[];
+            value?: string;
+            caseInsensitive: boolean;
+            inverted: boolean;
+            /** @description Whether the constraint holds for the context */
+            result: boolean;
+        };
+        /** @description A segment a strategy uses, with the result of each of its constraints; it holds when they all do. */
+        PlaygroundSegment: {
+            id: number;
+            /** @description Empty for an id that names no segment (which never holds) */
+            name: string;
+            result: boolean;
+            constraints: components["schemas"]["PlaygroundConstraint"][];
+        };
+        /** @description A strategy's outcome. `complete`: a built-in strategy, `enabled` true or false, with the strategy variant the context gets when it applies and has variants. `incomplete`: a strategy that is not built in, `unknown` when its constraints and segments hold, else false. `unevaluated`: a disabled strategy, `unknown`. */
+        PlaygroundStrategyResult: {
+            /** @enum {string} */
+            evaluationStatus: "complete" | "incomplete" | "unevaluated";
+            enabled: boolean | "unknown";
+            variant?: components["schemas"]["EvaluatedVariant"];
+            /** @description The strategy's variants, when it applies and gave one */
+            variants?: components["schemas"]["StrategyVariant"][];
+        };
+        /** @description A strategy of the flag in the environment, in evaluation order, with its own result and those of its constraints and segments. */
+        PlaygroundStrategy: {
+            id: string;
+            name: string;
+            /** @description Omitted when the strategy has none */
+            title?: string;
+            /** @description Disabled strategies are listed but never applied */
+            disabled: boolean;
+            parameters: {
+                [key: string]: string;
+            };
+            result: components["schemas"]["PlaygroundStrategyResult"];
+            constraints: components["schemas"]["PlaygroundConstraint"][];
+            segments: components["schemas"]["PlaygroundSegment"][];
+            /** @description Where Unleash's admin UI edits the strategy */
+            links: {
+                edit: string;
+            };
+        };
+        /** @description One flag evaluated for the context in the environment, and why. */
+        PlaygroundFeature: {
+            name: string;
+            projectId: string;
+            /** @description What an SDK answers: switched on in the environment, its dependencies satisfied, and a strategy applies (or it has none) */
+            isEnabled: boolean;
+            /** @description Whether the flag is switched on in the environment at all */
+            isEnabledInCurrentEnvironment: boolean;
+            /** @description Whether a parent flag is missing, or not in the state the dependency asks for */
+            hasUnsatisfiedDependency: boolean;
+            strategies: {
+                /** @description True when a strategy applies (or there are none); `unknown` when none does but one that is not built in might */
+                result: boolean | "unknown";
+                data: components["schemas"]["PlaygroundStrategy"][];
+            };
+            variant: components["schemas"]["EvaluatedVariant"];
+            /** @description The variants it picks from: the applying strategy's when it has some, else the flag's in the environment */
+            variants: components["schemas"]["Variant"][];
+        };
+        /** @description The playground's answer: the request, and every flag of its projects, by name. */
+        PlaygroundResponse: {
+            input: components["schemas"]["PlaygroundRequest"];
+            features: components["schemas"]["PlaygroundFeature"][];
+        };
+        /** @description One flag evaluated in one environment for one combination of context values. */
+        AdvancedPlaygroundEnvironmentFeature: components["schemas"]["PlaygroundFeature"] & {
+            environment: string;
+            /** @description The combination evaluated, custom fields at the top level */
+            context: {
+                [key: string]: string;
+            };
+        };
+        /** @description One flag, with its answers per environment: one per combination of context values. */
+        AdvancedPlaygroundFeature: {
+            name: string;
+            projectId: string;
+            environments: {
+                [key: string]: components["schemas"]["AdvancedPlaygroundEnvironmentFeature"][];
+            };
+        };
+        /** @description The advanced playground's answer: the request, and every flag of its projects, by name. */
+        AdvancedPlaygroundResponse: {
+            input: components["schemas"]["AdvancedPlaygroundRequest"];
+            features: components["schemas"]["AdvancedPlaygroundFeature"][];
         };
         /**
          * @description An RFC 3339 date-time or milliseconds since the epoch
@@ -6944,6 +7136,62 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    getPlayground: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaygroundRequest"];
+            };
+        };
+        responses: {
+            /** @description Every flag of the projects, evaluated and explained */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaygroundResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getAdvancedPlayground: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdvancedPlaygroundRequest"];
+            };
+        };
+        responses: {
+            /** @description Every flag of the projects, per environment and context combination */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdvancedPlaygroundResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getFeatureLifecycle: {

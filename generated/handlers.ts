@@ -99,6 +99,7 @@ export interface Handlers {
   getAddon: Handler<'getAddon'>;
   getAddonEvents: Handler<'getAddonEvents'>;
   getAddons: Handler<'getAddons'>;
+  getAdvancedPlayground: Handler<'getAdvancedPlayground'>;
   getApiTokens: Handler<'getApiTokens'>;
   getApplication: Handler<'getApplication'>;
   getApplications: Handler<'getApplications'>;
@@ -136,6 +137,7 @@ export interface Handlers {
   getOidcSettings: Handler<'getOidcSettings'>;
   getPermissions: Handler<'getPermissions'>;
   getPersonalAccessTokens: Handler<'getPersonalAccessTokens'>;
+  getPlayground: Handler<'getPlayground'>;
   getProject: Handler<'getProject'>;
   getProjectAccess: Handler<'getProjectAccess'>;
   getProjectInsights: Handler<'getProjectInsights'>;

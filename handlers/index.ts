@@ -21,6 +21,7 @@ import { groupHandlers } from './groups.js';
 import { healthHandlers } from './health.js';
 import { lifecycleHandlers } from './lifecycle.js';
 import { oidcSettingHandlers } from './oidc-settings.js';
+import { playgroundHandlers } from './playground.js';
 import { projectAccessHandlers } from './project-access.js';
 import { projectInsightHandlers } from './project-insights.js';
 import { projectHandlers } from './projects.js';
@@ -56,6 +57,7 @@ export const handlers = {
   ...applicationHandlers,
   ...contextFieldHandlers,
   ...featureSearchHandlers,
+  ...playgroundHandlers,
   ...lifecycleHandlers,
   ...projectInsightHandlers,
   ...userHandlers,

@@ -159,6 +159,10 @@ const hints: Record<string, Hint> = {
   'UpsertAddon.events': () => ['feature-created'],
   'UpsertAddon.projects': (f) => [f.project],
   'UpsertAddon.environments': (f) => [f.environment],
+  'PlaygroundRequest.environment': (f) => f.environment,
+  'PlaygroundRequest.projects': (f) => [f.project],
+  'AdvancedPlaygroundRequest.environments': (f) => [f.environment, 'production'],
+  'AdvancedPlaygroundRequest.projects': (f) => [f.project],
 };
 
 const patches = (byMode: Record<Mode, object[]>): Hint => (_f, mode) => byMode[mode];

@@ -1,0 +1,230 @@
+// The admin playground: what every flag gives a context, and why, as Unleash's playground answers.
+import { randomBytes } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, expectError, startTestApp, type RawResponse, type TestApp } from './support/app.js';
+import { adminJson, newApiToken } from './support/fixtures.js';
+import { flagPath, flagWith } from './support/frontend.js';
+
+let app: TestApp;
+/** A project of this file's own, so that every answer lists only the flags made here. */
+let project: string;
+
+const unique = (label: string) => `pg-${label}-${randomBytes(4).toString('hex')}`;
+const rollout = (percent: number) => ({ name: 'flexibleRollout', parameters: { rollout: percent, stickiness: 'default', groupId: 'g' } });
+const inProject = { get project() { return project; } };
+
+beforeAll(async () => {
+  app = await startTestApp();
+  project = unique('project');
+  await adminJson(app, 'POST', '/api/admin/projects', { id: project, name: project });
+});
+
+const playground = (body: object, token?: string | null): Promise<RawResponse> => call(app, 'POST', '/api/admin/playground', { body, ...(token !== undefined && { token }) });
+
+/** The playground's answer for one flag in development. */
+async function feature(name: string, context: object = {}, environment = 'development') {
+  const response = await playground({ environment, projects: [project], context: { appName: 'web', ...context } });
+  expect(response.status, response.text).toBe(200);
+  const found = (response.json.features as any[]).find((f) => f.name === name);
+  expect(found, `${name} is not in the answer`).toBeDefined();
+  return found;
+}
+
+describe('POST /api/admin/playground', () => {
+  it('lists every flag of the projects, on or off, with its project', async () => {
+    const on = await flagWith(app, unique('on'), [rollout(100)], inProject);
+    const off = await flagWith(app, unique('off'), [rollout(100)], { ...inProject, on: false });
+    const response = await playground({ environment: 'development', projects: [project], context: { appName: 'web' } });
+    const byName = Object.fromEntries((response.json.features as any[]).map((f) => [f.name, f]));
+    expect(byName[on]).toMatchObject({ projectId: project, isEnabled: true, isEnabledInCurrentEnvironment: true, hasUnsatisfiedDependency: false });
+    expect(byName[off]).toMatchObject({ projectId: project, isEnabled: false, isEnabledInCurrentEnvironment: false, variant: { name: 'disabled', enabled: false, feature_enabled: false } });
+    expect((response.json.features as any[]).every((f) => f.projectId === project)).toBe(true);
+  });
+
+  it('echoes the request as input', async () => {
+    const body = { environment: 'development', projects: [project], context: { appName: 'web', userId: 'u-1', properties: { plan: 'pro' } } };
+    expect((await playground(body)).json.input).toEqual(body);
+  });
+
+  it('gives each constraint its own result, and the strategy the result of them all', async () => {
+    const name = await flagWith(app, unique('constraints'), [
+      { ...rollout(100), constraints: [{ contextName: 'userId', operator: 'IN', values: ['alice'] }, { contextName: 'plan', operator: 'IN', values: ['pro'] }] },
+    ], inProject);
+    const explained = await feature(name, { userId: 'alice', properties: { plan: 'free' } });
+    const [strategy] = explained.strategies.data;
+    expect(strategy.constraints.map((c: any) => [c.contextName, c.operator, c.values, c.result])).toEqual([
+      ['userId', 'IN', ['alice'], true],
+      ['plan', 'IN', ['pro'], false],
+    ]);
+    expect(strategy.result).toEqual({ evaluationStatus: 'complete', enabled: false });
+    expect(explained.strategies.result).toBe(false);
+    expect(explained.isEnabled).toBe(false);
+  });
+
+  it('gives each segment of a strategy its constraints\' results', async () => {
+    const segment = await adminJson(app, 'POST', '/api/admin/segments', { name: unique('beta'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['bob'] }] });
+    const name = await flagWith(app, unique('segmented'), [{ ...rollout(100), segments: [segment.id] }], inProject);
+    const forBob = (await feature(name, { userId: 'bob' })).strategies.data[0].segments;
+    expect(forBob).toEqual([{ id: segment.id, name: segment.name, result: true, constraints: [expect.objectContaining({ contextName: 'userId', values: ['bob'], result: true })] }]);
+    const forCarol = await feature(name, { userId: 'carol' });
+    expect(forCarol.strategies.data[0].segments[0].result).toBe(false);
+    expect(forCarol.isEnabled).toBe(false);
+  });
+
+  it('cannot evaluate a custom strategy: unknown when its constraints hold, and the flag is not on', async () => {
+    const definition = unique('custom');
+    await adminJson(app, 'POST', '/api/admin/strategies', { name: definition, parameters: [] });
+    const name = await flagWith(app, unique('custom-flag'), [{ name: definition, constraints: [{ contextName: 'userId', operator: 'IN', values: ['dave'] }] }], inProject);
+    const holds = await feature(name, { userId: 'dave' });
+    expect(holds.strategies.data[0].result).toEqual({ evaluationStatus: 'incomplete', enabled: 'unknown' });
+    expect(holds.strategies.result).toBe('unknown');
+    expect(holds.isEnabled).toBe(false);
+    const fails = await feature(name, { userId: 'erin' });
+    expect(fails.strategies.data[0].result).toEqual({ evaluationStatus: 'incomplete', enabled: false });
+    expect(fails.strategies.result).toBe(false);
+  });
+
+  it('says when a parent flag is not in the state a dependency asks for', async () => {
+    const parent = await flagWith(app, unique('parent'), [{ ...rollout(100), constraints: [{ contextName: 'userId', operator: 'IN', values: ['frank'] }] }], inProject);
+    const child = await flagWith(app, unique('child'), [rollout(100)], inProject);
+    await adminJson(app, 'POST', `${flagPath(child, project)}/dependencies`, { feature: parent, enabled: true });
+    expect(await feature(child, { userId: 'frank' })).toMatchObject({ isEnabled: true, hasUnsatisfiedDependency: false });
+    expect(await feature(child, { userId: 'gina' })).toMatchObject({ isEnabled: false, hasUnsatisfiedDependency: true, strategies: { result: true } });
+  });
+
+  it('gives the flag variant the context gets, and the flag\'s variants', async () => {
+    const variants = [{ name: 'blue', weight: 1000, weightType: 'fix', stickiness: 'default', payload: { type: 'string', value: 'b' } }];
+    const name = await flagWith(app, unique('variants'), [rollout(100)], { ...inProject, variants });
+    const explained = await feature(name, { userId: 'u-1' });
+    expect(explained.variant).toEqual({ name: 'blue', enabled: true, payload: { type: 'string', value: 'b' }, feature_enabled: true, featureEnabled: true });
+    expect(explained.variants).toEqual([expect.objectContaining({ name: 'blue', weight: 1000 })]);
+  });
+
+  it('gives the strategy variant of the applying strategy, with that strategy\'s variants', async () => {
+    const name = await flagWith(app, unique('strategy-variants'), [{ ...rollout(100), variants: [{ name: 'green', weight: 1000, weightType: 'fix', stickiness: 'default' }] }], {
+      ...inProject,
+      variants: [{ name: 'blue', weight: 1000, weightType: 'fix', stickiness: 'default' }],
+    });
+    const explained = await feature(name, { userId: 'u-1' });
+    expect(explained.variant.name).toBe('green');
+    expect(explained.variants.map((v: any) => v.name)).toEqual(['green']);
+    expect(explained.strategies.data[0].result).toMatchObject({ evaluationStatus: 'complete', enabled: true, variant: { name: 'green', enabled: true } });
+  });
+
+  it('lists each strategy with its id, title and edit link, disabled ones in their place without evaluating them', async () => {
+    const name = await flagWith(app, unique('strategies'), [
+      { ...rollout(100), title: 'Staff', constraints: [{ contextName: 'userId', operator: 'IN', values: ['staff'] }] },
+      { ...rollout(100), title: 'Paused', disabled: true },
+      { ...rollout(0), title: 'Nobody' },
+    ], inProject);
+    const stored = (await adminJson(app, 'GET', `${flagPath(name, project)}/environments/development/strategies`)) as { id: string; title: string }[];
+    const explained = await feature(name, { userId: 'someone' });
+    expect(explained.strategies.data.map((s: any) => [s.id, s.title, s.disabled, s.result])).toEqual([
+      [stored[0]!.id, 'Staff', false, { evaluationStatus: 'complete', enabled: false }],
+      [stored[1]!.id, 'Paused', true, { evaluationStatus: 'unevaluated', enabled: 'unknown' }],
+      [stored[2]!.id, 'Nobody', false, { evaluationStatus: 'complete', enabled: false }],
+    ]);
+    expect(explained.strategies.data[0].links.edit).toBe(`/projects/${project}/features/${name}/strategies/edit?environmentId=development&strategyId=${stored[0]!.id}`);
+  });
+
+  it('evaluates the flags of the environment asked for', async () => {
+    const name = await flagWith(app, unique('production'), [rollout(100)], { ...inProject, environment: 'production' });
+    expect((await feature(name, {}, 'production')).isEnabled).toBe(true);
+    expect((await feature(name, {}, 'development')).isEnabled).toBe(false);
+  });
+
+  it('evaluates every project with projects "*" or none', async () => {
+    const name = await flagWith(app, unique('anywhere'), [rollout(100)], inProject);
+    for (const projects of ['*', undefined]) {
+      const response = await playground({ environment: 'development', ...(projects && { projects }), context: { appName: 'web' } });
+      expect((response.json.features as any[]).map((f) => f.name)).toContain(name);
+    }
+  });
+});
+
+describe('POST /api/admin/playground: what it refuses', () => {
+  it('refuses an environment that does not exist with 400 naming it', async () => {
+    const error = expectError(await playground({ environment: 'nowhere', context: { appName: 'web' } }), 400, 'ValidationError');
+    expect(error.message).toContain('"nowhere"');
+  });
+
+  it('refuses a project that does not exist with 400 naming it', async () => {
+    const error = expectError(await playground({ environment: 'development', projects: [project, 'no-such-project'], context: { appName: 'web' } }), 400, 'ValidationError');
+    expect(error.message).toContain('"no-such-project"');
+  });
+
+  it('refuses a context without appName with 400 naming it', async () => {
+    const error = expectError(await playground({ environment: 'development', context: { userId: 'u-1' } }), 400, 'ValidationError');
+    expect(error.message).toContain('appName');
+  });
+
+  it('refuses a context value that is not a string with 400 naming it', async () => {
+    const error = expectError(await playground({ environment: 'development', context: { appName: 'web', seats: 5 } }), 400, 'ValidationError');
+    expect(error.message).toContain('seats');
+  });
+
+  it('refuses frontend and client tokens with 403', async () => {
+    for (const type of ['frontend', 'client']) {
+      const token = await newApiToken(app, { type, environment: 'development' });
+      expectError(await playground({ environment: 'development', context: { appName: 'web' } }, token), 403, 'NoAccessError');
+    }
+  });
+});
+
+const advanced = (body: object) => call(app, 'POST', '/api/admin/playground/advanced', { body });
+
+describe('POST /api/admin/playground/advanced', () => {
+  it('evaluates every combination of comma-separated values in every environment, each with its context', async () => {
+    const name = await flagWith(app, unique('combined'), [{ ...rollout(100), constraints: [{ contextName: 'userId', operator: 'IN', values: ['u-1'] }] }], inProject);
+    const response = await advanced({ environments: ['development', 'production'], projects: [project], context: { appName: 'web,ios', userId: 'u-1,u-2' } });
+    expect(response.status, response.text).toBe(200);
+    const found = (response.json.features as any[]).find((f) => f.name === name);
+    expect(found.projectId).toBe(project);
+    expect(Object.keys(found.environments).sort()).toEqual(['development', 'production']);
+    const development = found.environments.development.map((e: any) => [e.environment, e.context, e.isEnabled]);
+    expect(development).toEqual([
+      ['development', { appName: 'web', userId: 'u-1' }, true],
+      ['development', { appName: 'web', userId: 'u-2' }, false],
+      ['development', { appName: 'ios', userId: 'u-1' }, true],
+      ['development', { appName: 'ios', userId: 'u-2' }, false],
+    ]);
+    expect(found.environments.production.every((e: any) => e.isEnabled === false && e.environment === 'production')).toBe(true);
+  });
+
+  it('combines lists, custom fields in properties coming out at the top of each context', async () => {
+    const name = await flagWith(app, unique('plans'), [{ ...rollout(100), constraints: [{ contextName: 'plan', operator: 'IN', values: ['pro'] }] }], inProject);
+    const response = await advanced({ environments: ['development'], projects: [project], context: { appName: 'web', properties: { plan: ['free', 'pro'] } } });
+    const found = (response.json.features as any[]).find((f) => f.name === name);
+    expect(found.environments.development.map((e: any) => [e.context, e.isEnabled])).toEqual([
+      [{ appName: 'web', plan: 'free' }, false],
+      [{ appName: 'web', plan: 'pro' }, true],
+    ]);
+  });
+
+  it('explains each combination as the plain playground does', async () => {
+    const name = await flagWith(app, unique('explained'), [{ ...rollout(100), constraints: [{ contextName: 'userId', operator: 'IN', values: ['u-1'] }] }], inProject);
+    const response = await advanced({ environments: ['development'], projects: [project], context: { appName: 'web', userId: 'u-1' } });
+    const [only] = (response.json.features as any[]).find((f) => f.name === name).environments.development;
+    const { environment: _environment, context: _context, ...rest } = only;
+    expect(rest).toEqual(await feature(name, { userId: 'u-1' }));
+  });
+
+  it('refuses more than 15,000 evaluations with 400 saying what to reduce', async () => {
+    const many = Array.from({ length: 200 }, (_, i) => `u-${i}`);
+    const error = expectError(
+      await advanced({ environments: ['development'], context: { appName: 'web', userId: many, sessionId: many } }),
+      400,
+      'ValidationError',
+    );
+    expect(error.message).toContain('15000');
+  });
+
+  it('refuses an environment that does not exist with 400 naming it', async () => {
+    const error = expectError(await advanced({ environments: ['development', 'nowhere'], context: { appName: 'web' } }), 400, 'ValidationError');
+    expect(error.message).toContain('"nowhere"');
+  });
+
+  it('refuses an empty list of environments with 400', async () => {
+    expectError(await advanced({ environments: [], context: { appName: 'web' } }), 400, 'ValidationError');
+  });
+});
