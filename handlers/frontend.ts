@@ -6,7 +6,7 @@ import { shapeKey, type Shape } from '../server/client-features/body.js';
 import type { ClientFeatureCache } from '../server/client-features/cache.js';
 import { ifNoneMatchHolds } from '../server/client-features/negotiate.js';
 import { notFound } from '../server/errors.js';
-import { etagOf, frontendFlags, type FrontendAnswers } from '../server/frontend/compiled.js';
+import { frontendFlags, type FrontendAnswers } from '../server/frontend/compiled.js';
 import { contextFromBody, contextFromQuery } from '../server/frontend/context.js';
 import type { EvaluationContext } from '../server/evaluation/index.js';
 import { shapeOf } from './client.js';
@@ -32,8 +32,7 @@ function answersFor(caller: Caller, cache: ClientFeatureCache): Promise<Frontend
 
 /** The flags on for the context, or 304 when the caller holds the same answer. */
 function toggles(answers: FrontendAnswers, context: EvaluationContext, headers: Headers): ReplyOf<'getFrontendFeatures'> {
-  const body = answers.body(context);
-  const etag = etagOf(body);
+  const { body, etag } = answers.answer(context);
   if (ifNoneMatchHolds(firstHeader(headers, 'if-none-match'), etag)) return { status: 304, body: undefined, headers: { etag } };
   return {
     status: 200,

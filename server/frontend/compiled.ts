@@ -20,11 +20,32 @@ export interface FrontendToggle {
 
 const toggleOf = (answer: Evaluation): FrontendToggle => ({ name: answer.name, enabled: true, variant: answer.variant, impressionData: answer.impressionData });
 
+/** A toggle's JSON, with 64 bits of its SHA-1 for the answer's validator. */
+interface ToggleJson {
+  json: string;
+  high: number;
+  low: number;
+}
+
+function toggleJsonOf(answer: Evaluation): ToggleJson {
+  const json = JSON.stringify(toggleOf(answer));
+  const digest = createHash('sha1').update(json).digest();
+  return { json, high: digest.readInt32BE(0), low: digest.readInt32BE(4) };
+}
+
+/** An answer: its JSON, and a strong validator that depends on its content only. */
+export interface FrontendBody {
+  body: Buffer;
+  etag: string;
+}
+
+const base36 = (n: number) => (n >>> 0).toString(36).padStart(7, '0');
+
 /** The flags of one token shape in one snapshot, compiled, with their answers' JSON as it is first needed. */
 export class FrontendAnswers {
   readonly compiled: CompiledFlags;
-  /** Per flag, the JSON of its toggle per variant object (the engine shares them: a flag has few). */
-  private readonly json = new Map<string, Map<Readonly<EvaluatedVariant>, string>>();
+  /** Per flag, its toggle per variant object (the engine shares them: a flag has few). */
+  private readonly toggles = new Map<string, Map<Readonly<EvaluatedVariant>, ToggleJson>>();
 
   constructor(
     readonly snapshot: Snapshot,
@@ -34,16 +55,26 @@ export class FrontendAnswers {
     this.compiled = compileFlags(served.features, 'segments' in served ? served.segments : []);
   }
 
-  /** `{toggles}` for the context, as JSON: the flags on for it, in name order. */
-  body(context: EvaluationContext): Buffer {
+  /**
+   * `{toggles}` for the context, as JSON: the flags on for it, in name order. Its ETag folds the toggles' own
+   * hashes in order (FNV-1a and a multiply-xorshift, 64 bits in all): equal answers share it, whatever the token
+   * or revision, and it costs no hashing of the body.
+   */
+  answer(context: EvaluationContext): FrontendBody {
     let out = '{"toggles":[';
-    let first = true;
+    let count = 0;
+    let a = 0x811c9dc5;
+    let b = 0x9747b28c;
     for (const answer of evaluateAll(this.compiled, context)) {
       if (!answer.enabled) continue;
-      out += first ? this.toggleJson(answer) : `,${this.toggleJson(answer)}`;
-      first = false;
+      const toggle = this.toggleJson(answer);
+      out += count === 0 ? toggle.json : `,${toggle.json}`;
+      a = Math.imul(a ^ toggle.high, 0x01000193);
+      b = Math.imul(b ^ toggle.low, 0x5bd1e995);
+      b ^= b >>> 13;
+      count++;
     }
-    return Buffer.from(`${out}]}`);
+    return { body: Buffer.from(`${out}]}`), etag: `"${base36(a)}${base36(b)}-${count.toString(36)}"` };
   }
 
   /** The flag as the frontend API lists it, when it is on for the context. */
@@ -52,12 +83,12 @@ export class FrontendAnswers {
     return answer.enabled ? toggleOf(answer) : undefined;
   }
 
-  private toggleJson(answer: Evaluation): string {
-    let byVariant = this.json.get(answer.name);
-    if (!byVariant) this.json.set(answer.name, (byVariant = new Map()));
-    let json = byVariant.get(answer.variant);
-    if (json === undefined) byVariant.set(answer.variant, (json = JSON.stringify(toggleOf(answer))));
-    return json;
+  private toggleJson(answer: Evaluation): ToggleJson {
+    let byVariant = this.toggles.get(answer.name);
+    if (!byVariant) this.toggles.set(answer.name, (byVariant = new Map()));
+    let toggle = byVariant.get(answer.variant);
+    if (toggle === undefined) byVariant.set(answer.variant, (toggle = toggleJsonOf(answer)));
+    return toggle;
   }
 }
 
@@ -87,6 +118,3 @@ export function frontendFlags(cache: ClientFeatureCache): FrontendFlags {
   if (!flags) perCache.set(cache, (flags = new FrontendFlags(cache)));
   return flags;
 }
-
-/** A strong validator of an answer: its content's hash, so equal answers share it whatever the context. */
-export const etagOf = (body: Buffer) => `"${createHash('sha1').update(body).digest('base64url')}"`;
