@@ -1,5 +1,8 @@
 // Drives HTTP load at one URL and reports throughput and latency: wrk when installed, else autocannon.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import autocannon from 'autocannon';
 
 export interface Load {
@@ -8,7 +11,26 @@ export interface Load {
   seconds: number;
   connections: number;
   tool: 'wrk' | 'autocannon';
+  /** A query parameter with a different value on every request: `<prefix><n>`, n counting from 1. */
+  varying?: { parameter: string; prefix: string };
 }
+
+/** The URL's path and query, ready for the varying parameter's value. */
+function varyingBase(load: Load): string {
+  const url = new URL(load.url);
+  const separator = url.search ? '&' : '?';
+  return `${url.pathname}${url.search}${separator}${encodeURIComponent(load.varying!.parameter)}=${encodeURIComponent(load.varying!.prefix)}`;
+}
+
+/** A wrk script sending each request to the base path with the next number appended. */
+const WRK_VARYING = `local counter = 0
+local base = "/"
+init = function(args) base = args[1] end
+request = function()
+  counter = counter + 1
+  return wrk.format(nil, base .. counter)
+end
+`;
 
 export interface Measurement {
   requestsPerSecond: number;
@@ -22,7 +44,15 @@ const toMs = (value: string, unit: string) => Number(value) * ({ us: 0.001, ms: 
 
 function withWrk(load: Load): Measurement {
   const headerArgs = Object.entries(load.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
-  const result = spawnSync('wrk', ['-t1', `-c${load.connections}`, `-d${load.seconds}s`, '--latency', ...headerArgs, load.url], { encoding: 'utf8' });
+  const folder = load.varying ? mkdtempSync(path.join(tmpdir(), 'wrk-')) : undefined;
+  let scriptArgs: string[] = [];
+  if (folder) {
+    writeFileSync(path.join(folder, 'varying.lua'), WRK_VARYING);
+    scriptArgs = ['-s', path.join(folder, 'varying.lua'), load.url, '--', varyingBase(load)];
+  }
+  const args = ['-t1', `-c${load.connections}`, `-d${load.seconds}s`, '--latency', ...headerArgs, ...(scriptArgs.length ? scriptArgs : [load.url])];
+  const result = spawnSync('wrk', args, { encoding: 'utf8' });
+  if (folder) rmSync(folder, { recursive: true, force: true });
   const out = result.stdout;
   const latency = (p: number) => {
     const match = new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s)$`, 'm').exec(out);
@@ -40,7 +70,10 @@ function withWrk(load: Load): Measurement {
 }
 
 async function withAutocannon(load: Load): Promise<Measurement> {
-  const result = await autocannon({ url: load.url, headers: load.headers, connections: load.connections, duration: load.seconds });
+  let counter = 0;
+  const base = load.varying ? varyingBase(load) : undefined;
+  const requests = base ? [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: `${base}${++counter}` }) }] : undefined;
+  const result = await autocannon({ url: load.url, headers: load.headers, connections: load.connections, duration: load.seconds, ...(requests && { requests }) });
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,

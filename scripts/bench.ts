@@ -3,14 +3,16 @@
 // server answering a fixed Buffer of the same size, as the limit our figures are a fraction of. Then
 // integrations: one webhook's delivery rate, and admin write latency with a receiver that never answers. Last,
 // state import and export of 10,000 flags, and the fan-out of one change to 5,000 SDK streams (on one instance, and
-// on two sharing PostgreSQL), each on fresh services of their own.
+// on two sharing PostgreSQL), each on fresh services of their own. And the frontend API: every seeded flag evaluated
+// for a different user on each request.
 //
 // Usage: npm run bench [-- --flags 200 --seconds 10 --connections 50 --deliveries 2000 --writes 400 --import-flags 10000 --streams 5000
-//                        --only client,integrations,state,streams]
+//                        --only client,integrations,state,streams,frontend]
 //   With DATABASE_URL set, a throw-away database is created on that server (and dropped after);
 //   otherwise the embedded database is used. Load comes from wrk when installed, else autocannon.
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { measure, type Load, type Measurement } from './bench-load.js';
+import { benchFrontend } from './bench-frontend.js';
 import { benchIntegrations } from './bench-integrations.js';
 import { rssMb, startBenchService, startProcess, stop, waitFor, type Api } from './bench-service.js';
 import { benchState } from './bench-state.js';
@@ -25,9 +27,9 @@ const flagCount = option('flags', 200);
 const seconds = option('seconds', 10);
 const connections = option('connections', 50);
 const port = option('port', 4299);
-/** `--only client,streams` runs only those parts (client, integrations, state, streams); all by default. */
+/** `--only client,streams` runs only those parts (client, integrations, state, streams, frontend); all by default. */
 const only = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1]!.split(',')) : undefined;
-const runs = (part: 'client' | 'integrations' | 'state' | 'streams') => only === undefined || only.has(part);
+const runs = (part: 'client' | 'integrations' | 'state' | 'streams' | 'frontend') => only === undefined || only.has(part);
 const limitPort = port + 1;
 const SETTLE_MS = 10_000;
 /** A page of 50 with a tag filter, sorted by name. */
@@ -84,7 +86,7 @@ async function main() {
   let limit: ChildProcess | undefined;
   try {
     // The integration bench changes the seeded flags.
-    const seedSeconds = runs('client') || runs('integrations') ? await seed(api, flagCount) : 0;
+    const seedSeconds = runs('client') || runs('integrations') || runs('frontend') ? await seed(api, flagCount) : 0;
     if (runs('client')) {
       const { secret: clientToken } = (await api('POST', '/api/admin/api-tokens', { tokenName: 'bench', type: 'client', environment: 'development' })) as { secret: string };
       const features = `${base}/api/client/features`;
@@ -128,6 +130,20 @@ async function main() {
       console.log(row('GET one flag, admin API', results.adminRead));
       console.log(row(`GET ${SEARCH} (1 connection)`, results.search));
       console.log(`\nserver RSS: ${rssAtEnd.toFixed(0)} MB as the last run ends, ${rssSettled.toFixed(0)} MB ${SETTLE_MS / 1000} s after it`);
+    }
+
+    if (runs('frontend')) {
+      // Before the integration bench, which changes the seeded flags.
+      const fe = await benchFrontend(api, base, limitPort + 5, { seconds, connections, tool });
+      console.log(`\nfrontend API: ${flagCount} flags evaluated per request for a different userId each time (${fe.toggles} on for the first user, ` +
+        `${fe.bodyBytes} bytes), ${connections} connections, ${seconds} s per run, load from ${tool}:\n`);
+      console.log('| request | req/s | p50 ms | p99 ms | errors | of the fastify limit |');
+      console.log('|---|---|---|---|---|---|');
+      console.log(row('GET /api/frontend?appName=web&userId=user-<n>', fe.frontend, fe.limit));
+      console.log(row('  limit: bare fastify, same-size Buffer, same requests', fe.limit));
+      const ev = fe.evaluation;
+      console.log(`\nevaluation engine alone: ${ev.flags} flags compiled in ${ev.compileMs} ms; ${ev.microsecondsPerContext} µs for all of them for one context ` +
+        `(${ev.evaluationsPerSecond.toLocaleString('en')} flag evaluations/s, ${Math.round(ev.enabledShare * 100)}% on)`);
     }
 
     if (runs('integrations')) {
