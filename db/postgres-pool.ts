@@ -1,6 +1,7 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { GuardedPool } from './guarded-pool.js';
 import * as schema from './schema.js';
 import { applyDefaults } from './defaults.js';
 import type { Db } from './types.js';
@@ -56,7 +57,7 @@ export async function preparePostgres(config: PostgresConfig, migrationsFolder: 
  * uncaught TypeError when a transaction's connection was cut, and left its pool wedged if that was caught.)
  */
 export function openPostgresPool(config: PostgresConfig) {
-  const pool = new pg.Pool({ ...clientConfig(config), max: config.poolSize ?? 10, idleTimeoutMillis: IDLE_TIMEOUT_MS });
+  const pool = new GuardedPool({ ...clientConfig(config), max: config.poolSize ?? 10, idleTimeoutMillis: IDLE_TIMEOUT_MS });
   // A connection PostgreSQL closes is dropped by the pool (when idle) or fails the query or transaction that holds
   // it (when checked out); without a listener the 'error' event of a checked-out one would end the process.
   pool.on('error', () => {});
