@@ -5,6 +5,9 @@ const databases = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pgl
 
 export default defineConfig({
   test: {
+    // Most tests wait on the database and on timers, not on the CPU: three files at a time keep both cores busy
+    // (vitest's default on two cores is one) and the whole suite inside CI's time.
+    maxWorkers: 3,
     projects: databases.map((database) => ({
       test: {
         name: database,
