@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Every suite runs on the embedded database and, when TEST_DATABASE_URL is set, on PostgreSQL too.
 const databases = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -13,6 +13,9 @@ export default defineConfig({
         name: database,
         // tests/postgres/ holds what only PostgreSQL has: several replicas on one database, dropped connections.
         include: database === 'postgres' ? ['tests/*.test.ts', 'tests/postgres/*.test.ts'] : ['tests/*.test.ts'],
+        // The admin UI's tests (tests/ui-*) run once, on the embedded database: the UI calls the same API that every
+        // other suite already checks on both, and a second browser run would only add to CI's time.
+        exclude: database === 'postgres' ? [...configDefaults.exclude, 'tests/ui-*.test.ts'] : configDefaults.exclude,
         env: { TEST_DB: database },
         globalSetup: [`tests/support/global-setup-${database}.ts`],
         testTimeout: 30_000,

@@ -20,9 +20,15 @@ import { fileURLToPath } from 'node:url';
 const STAMP = path.join('dist', '.built');
 /** What the service starts from: without it there is nothing to run, whatever the stamp says. */
 const ENTRY = path.join('dist', 'server', 'main.js');
-/** The build's configurations: tsconfig.json (which the others extend) and each tsconfig.<part>.json it compiles. */
+/** What the admin UI is served from, when the project has one (tsconfig.ui.json). */
+const UI_ENTRY = path.join('dist', 'ui', 'index.html');
+/**
+ * The build's configurations: tsconfig.json (which the others extend) and each tsconfig.<part>.json it compiles
+ * (tsconfig.ui.json: the admin UI, which Vite bundles).
+ */
 const CONFIG = /^tsconfig(\.[\w-]+)?\.json$/;
-const COMPILED = /\.(ts|mts|cts|tsx|js|mjs|cjs|json)$/;
+// The admin UI's page, styles and images are built too.
+const COMPILED = /\.(ts|mts|cts|tsx|js|mjs|cjs|json|html|css|svg)$/;
 
 const mtimeOf = (file) => {
   try {
@@ -75,6 +81,9 @@ export function buildState(root) {
   const built = mtimeOf(path.join(root, STAMP));
   if (built === undefined) return { stale: true, reason: 'dist/ has not been built yet' };
   if (mtimeOf(path.join(root, ENTRY)) === undefined) return { stale: true, reason: `${ENTRY} is missing` };
+  if (mtimeOf(path.join(root, 'tsconfig.ui.json')) !== undefined && mtimeOf(path.join(root, UI_ENTRY)) === undefined) {
+    return { stale: true, reason: `${UI_ENTRY} is missing` };
+  }
   const inputs = buildInputs(root);
   if (!inputs) return { stale: true, reason: 'a tsconfig.*.json could not be read' };
   let newest = { mtimeMs: -Infinity, file: '' };

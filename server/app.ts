@@ -33,6 +33,7 @@ import { replicaAnnouncer, startReplicaSync } from './replica-sync.js';
 import { TokenCache } from './token-cache.js';
 import { bootstrapTokens } from './tokens.js';
 import { bootstrapAdminUser } from './user-auth.js';
+import { registerUi } from './ui.js';
 import { registerValidation } from './validation.js';
 
 
@@ -170,6 +171,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       await registerDocs(api);
       await api.register(openapiGlue, { specification: structuredClone(contract), serviceHandlers: routeHandlers(handlers, context) });
     });
+    // The admin UI at `/` (server/ui.ts), outside the API's hooks: its files are public.
+    await registerUi(app);
     await app.ready();
     return { app, createdAdminToken, createdAdminPassword, db: database.db, log: logger };
   } catch (error) {

@@ -82,6 +82,25 @@ describe('npm start compiles only when the sources changed', () => {
     expect(run('--check').output).toContain(`${path.join('client', 'index.ts')} changed since the last build`);
   });
 
+  it("counts the admin UI's page and styles, and builds again when its built page is gone", async () => {
+    await rm(root, { recursive: true, force: true });
+    await makeProject(
+      `node -e "const fs=require('fs');for(const d of ['dist/server','dist/ui'])fs.mkdirSync(d,{recursive:true});fs.writeFileSync('dist/server/main.js','');fs.writeFileSync('dist/ui/index.html','');fs.appendFileSync('builds','x')"`,
+    );
+    await mkdir(path.join(root, 'ui'));
+    await writeFile(path.join(root, 'tsconfig.ui.json'), JSON.stringify({ include: ['ui'] }));
+    await writeFile(path.join(root, 'ui', 'index.html'), '<!doctype html>\n');
+    await writeFile(path.join(root, 'ui', 'app.css'), 'body {}\n');
+    run();
+    for (const file of [path.join('ui', 'index.html'), path.join('ui', 'app.css')]) {
+      await editedAfterTheBuild(file);
+      expect(run('--check').output).toContain(`${file} changed since the last build`);
+      run();
+    }
+    await unlink(path.join(root, 'dist', 'ui', 'index.html'));
+    expect(run('--check').output).toContain(`${path.join('dist', 'ui', 'index.html')} is missing`);
+  });
+
   it('does not count a test file, which no build compiles', async () => {
     run();
     await editedAfterTheBuild('tests/a.test.ts');

@@ -1,0 +1,83 @@
+// Debian's Chromium driven by playwright-core, for the admin UI's tests: one browser per test file, a fresh
+// context (cookies) per user, axe-core run on every page visited, screenshots into reports/ui/ (git-ignored).
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, expect } from 'vitest';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOTS = path.resolve('reports', 'ui');
+
+/** Chromium, closed after the file. Fails (never skips) when it is missing: `.ci/run` installs it. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is not at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does) or set CHROMIUM_PATH.`);
+  }
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  afterAll(() => browser.close());
+  return browser;
+}
+
+/** A new browser profile at the service; every request it makes outside the service fails the test. */
+export async function newContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
+  // UTC, so that dates entered in local time read the same on every machine.
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 860 }, timezoneId: 'UTC', locale: 'en-GB' });
+  const outside: string[] = [];
+  await context.route(
+    (url) => !url.href.startsWith(baseURL),
+    (route) => {
+      outside.push(route.request().url());
+      return route.abort();
+    },
+  );
+  afterAll(() => {
+    expect(outside, 'requests that left the machine').toEqual([]);
+    return context.close();
+  });
+  return context;
+}
+
+let axeSource: string | undefined;
+
+/** Waits for the page's animations to end: a dialog's fade-in, a notification sliding in, a hover's transition. */
+const settled = (page: Page) => page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
+
+/** axe-core's findings on the page as it is now: every serious or critical violation fails the test. */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  axeSource ??= await readFile(path.resolve('node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+  // Colours are checked as they settle, not halfway through a transition.
+  await settled(page);
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    type Result = { violations: { id: string; impact: string; help: string; nodes: { target: unknown; failureSummary?: string }[] }[] };
+    const result = await (window as unknown as { axe: { run(): Promise<Result> } }).axe.run();
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 5).map((n) => `${JSON.stringify(n.target)}: ${n.failureSummary ?? ''}`),
+    }));
+  });
+  const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(blocking, `axe-core on ${what}`).toEqual([]);
+}
+
+/** A screenshot of the whole page into reports/ui/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await settled(page);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Signs in through the sign-in page and waits for the flag list. */
+export async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/flags');
+  await page.getByLabel('Username or email').fill(username);
+  await page.locator('input[type=password]').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Flags' }).waitFor();
+}

@@ -1,0 +1,155 @@
+// The admin UI's constraint value inputs (ui/src/lib/constraints.ts): each operator gets the input its value
+// needs, and what the editor accepts is what the service accepts.
+import { describe, expect, it } from 'vitest';
+import { normalizeConstraint } from '../handlers/strategy-rules.js';
+import {
+  constraintBody,
+  constraintProblem,
+  describeConstraint,
+  isoToLocalInput,
+  localInputToIso,
+  operatorGroups,
+  valueInputFor,
+  withOperator,
+  type Constraint,
+  type Operator,
+} from '../ui/src/lib/constraints.js';
+
+const serverAccepts = (constraint: Constraint) => {
+  try {
+    normalizeConstraint(constraint, 'constraint');
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('the value input of each operator', () => {
+  it('offers every operator of the contract once', () => {
+    const offered = operatorGroups.flatMap((g) => g.operators.map((o) => o.value)).sort();
+    expect(offered).toEqual(['DATE_AFTER', 'DATE_BEFORE', 'IN', 'NOT_IN', 'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE', 'REGEX', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_GTE', 'SEMVER_LT', 'SEMVER_LTE', 'STR_CONTAINS', 'STR_ENDS_WITH', 'STR_STARTS_WITH']);
+  });
+
+  it('takes a list of values for IN and NOT_IN, without ignoring case', () => {
+    expect([valueInputFor('IN'), valueInputFor('NOT_IN')]).toEqual([
+      { kind: 'list', caseInsensitive: false },
+      { kind: 'list', caseInsensitive: false },
+    ]);
+  });
+
+  it('takes a list of values for the text operators, which may ignore case', () => {
+    expect(valueInputFor('STR_CONTAINS')).toEqual({ kind: 'list', caseInsensitive: true });
+  });
+
+  it('takes one number, date, version or regular expression for the other operators', () => {
+    expect((['NUM_GTE', 'DATE_BEFORE', 'SEMVER_LT', 'REGEX'] as Operator[]).map((op) => valueInputFor(op).kind)).toEqual(['number', 'date', 'semver', 'regex']);
+  });
+});
+
+describe('what the editor accepts', () => {
+  const cases: Constraint[] = [
+    { contextName: 'userId', operator: 'IN', values: ['1', '2'] },
+    { contextName: 'userId', operator: 'IN', values: [] },
+    { contextName: 'email', operator: 'STR_ENDS_WITH', values: ['@example.com'] },
+    { contextName: 'age', operator: 'NUM_GT', value: '18' },
+    { contextName: 'age', operator: 'NUM_GT', value: '-1.5' },
+    { contextName: 'age', operator: 'NUM_GT', value: '1e3' },
+    { contextName: 'age', operator: 'NUM_GT', value: 'eighteen' },
+    { contextName: 'currentTime', operator: 'DATE_AFTER', value: '2026-01-31T12:00:00Z' },
+    { contextName: 'currentTime', operator: 'DATE_AFTER', value: '2026-01-31T12:00:00.250+02:00' },
+    { contextName: 'currentTime', operator: 'DATE_AFTER', value: '2026-01-31' },
+    { contextName: 'currentTime', operator: 'DATE_BEFORE', value: 'tomorrow' },
+    { contextName: 'appVersion', operator: 'SEMVER_GTE', value: '1.2.3' },
+    { contextName: 'appVersion', operator: 'SEMVER_GTE', value: '1.2.3-beta.1+build.5' },
+    { contextName: 'appVersion', operator: 'SEMVER_GTE', value: 'v1.2.3' },
+    { contextName: 'appVersion', operator: 'SEMVER_GTE', value: '1.2' },
+    { contextName: 'userId', operator: 'REGEX', value: '^beta-[0-9]+$' },
+    { contextName: 'userId', operator: 'REGEX', value: '([a-z' },
+    { contextName: 'userId', operator: 'NUM_EQ', value: '' },
+  ];
+
+  it.each(cases.map((c) => [describeConstraint(c), c] as const))('agrees with the service on %s', (_name, constraint) => {
+    expect(constraintProblem(constraint) === undefined).toBe(serverAccepts(constraint));
+  });
+
+  it('asks for a context field first', () => {
+    expect(constraintProblem({ contextName: '', operator: 'IN', values: ['a'] })).toBe('Choose a context field.');
+  });
+
+  it('says why a version is refused', () => {
+    expect(constraintProblem({ contextName: 'appVersion', operator: 'SEMVER_EQ', value: '1.2' })).toBe('"1.2" is not a semantic version such as 1.2.3.');
+  });
+});
+
+describe('changing the operator', () => {
+  it('keeps the values between list operators', () => {
+    expect(withOperator({ contextName: 'userId', operator: 'IN', values: ['a', 'b'] }, 'STR_CONTAINS')).toEqual({
+      contextName: 'userId',
+      operator: 'STR_CONTAINS',
+      inverted: false,
+      caseInsensitive: false,
+      values: ['a', 'b'],
+    });
+  });
+
+  it('moves a single list value into a number input when it is a number', () => {
+    expect(withOperator({ contextName: 'age', operator: 'IN', values: ['42'] }, 'NUM_GT').value).toBe('42');
+  });
+
+  it('empties the value when it does not fit the new operator', () => {
+    expect(withOperator({ contextName: 'age', operator: 'IN', values: ['abc'] }, 'NUM_GT').value).toBe('');
+    expect(withOperator({ contextName: 'age', operator: 'NUM_GT', value: '5' }, 'DATE_AFTER').value).toBe('');
+  });
+
+  it('keeps the value between operators of one kind', () => {
+    expect(withOperator({ contextName: 'v', operator: 'SEMVER_GT', value: '2.0.0' }, 'SEMVER_LT').value).toBe('2.0.0');
+  });
+
+  it('turns one value into a list of one', () => {
+    expect(withOperator({ contextName: 'v', operator: 'REGEX', value: 'x' }, 'IN').values).toEqual(['x']);
+  });
+
+  it('keeps "not" across operators', () => {
+    expect(withOperator({ contextName: 'v', operator: 'IN', values: [], inverted: true }, 'NUM_EQ').inverted).toBe(true);
+  });
+});
+
+describe('the constraint as sent', () => {
+  it('sends values without blanks or repeats for a list operator, and no single value', () => {
+    expect(constraintBody({ contextName: 'userId', operator: 'IN', values: [' a', 'a', '', 'b'], value: 'stray' })).toEqual({
+      contextName: 'userId',
+      operator: 'IN',
+      inverted: false,
+      values: ['a', 'b'],
+    });
+  });
+
+  it('sends one trimmed value and "ignore case" for a regular expression', () => {
+    expect(constraintBody({ contextName: 'userId', operator: 'REGEX', value: ' ^a ', values: ['stray'], caseInsensitive: true })).toEqual({
+      contextName: 'userId',
+      operator: 'REGEX',
+      inverted: false,
+      caseInsensitive: true,
+      value: '^a',
+    });
+  });
+});
+
+describe('dates entered in local time', () => {
+  it('turns a local date and time into a UTC instant, in a zone behind UTC and one ahead', () => {
+    expect(localInputToIso('2026-01-31T12:00', 300)).toBe('2026-01-31T17:00:00Z');
+    expect(localInputToIso('2026-01-31T12:00', -60)).toBe('2026-01-31T11:00:00Z');
+  });
+
+  it('shows an instant as the local date and time it is in the zone', () => {
+    expect(isoToLocalInput('2026-01-31T17:00:00Z', 300)).toBe('2026-01-31T12:00');
+  });
+
+  it('round-trips a date across a day boundary', () => {
+    expect(localInputToIso(isoToLocalInput('2026-03-01T00:30:00Z', -120), -120)).toBe('2026-03-01T00:30:00Z');
+  });
+
+  it('leaves an unfinished input empty, which the editor reports', () => {
+    expect(localInputToIso('2026-01-')).toBe('');
+  });
+});

@@ -1,0 +1,59 @@
+import { Code, Spoiler, Table } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { components } from '../../../../generated/api.js';
+import { api, ok } from '../../api';
+import { Loaded } from '../feedback';
+
+/**
+ * What happened to a flag. The contract lists events per project only (GET /api/admin/events?project=), so the
+ * project's events are read and this flag's kept.
+ */
+export function FlagEvents({ project, feature }: { project: string; feature: string }) {
+  const events = useQuery({
+    queryKey: ['events', project],
+    queryFn: async () => (await ok(api.GET('/api/admin/events', { params: { query: { project } } }))).events,
+    select: (events) => events.filter((e) => e.featureName === feature),
+  });
+  return (
+    <Loaded query={events} empty="No events." isEmpty={(data) => data.length === 0}>
+      {(data) => <EventTable events={data} />}
+    </Loaded>
+  );
+}
+
+type Event = components['schemas']['Event'];
+
+export function EventTable({ events, showFlag = false }: { events: Event[]; showFlag?: boolean }) {
+  return (
+    <Table striped aria-label="Events" verticalSpacing="xs">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>When</Table.Th>
+          <Table.Th>Event</Table.Th>
+          {showFlag && <Table.Th>Flag</Table.Th>}
+          <Table.Th>Environment</Table.Th>
+          <Table.Th>By</Table.Th>
+          <Table.Th>Data</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {events.map((event) => (
+          <Table.Tr key={event.id}>
+            <Table.Td>{new Date(event.createdAt).toLocaleString()}</Table.Td>
+            <Table.Td>{event.type}</Table.Td>
+            {showFlag && <Table.Td>{event.featureName ?? ''}</Table.Td>}
+            <Table.Td>{event.environment ?? ''}</Table.Td>
+            <Table.Td>{event.createdBy}</Table.Td>
+            <Table.Td maw={420}>
+              {event.data && (
+                <Spoiler maxHeight={40} showLabel="More" hideLabel="Less">
+                  <Code block>{JSON.stringify(event.data, null, 1)}</Code>
+                </Spoiler>
+              )}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}

@@ -1,0 +1,72 @@
+import { Button, CloseButton, Group, Pill, Popover, Select, Stack, TextInput } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { components } from '../../../../generated/api.js';
+import { api, ok } from '../../api';
+import { useTagTypes } from '../../queries';
+
+type Tag = components['schemas']['Tag'];
+
+/** A flag's tags; added and removed in place when the user may. */
+export function FlagTags({ project, feature, tags, editable }: { project: string; feature: string; tags: Tag[]; editable: boolean }) {
+  const queryClient = useQueryClient();
+  const refresh = async () => {
+    await queryClient.invalidateQueries({ queryKey: ['flag', project, feature] });
+    await queryClient.invalidateQueries({ queryKey: ['tags'] });
+  };
+  const remove = useMutation({
+    mutationFn: (tag: Tag) => ok(api.DELETE('/api/admin/features/{featureName}/tags/{type}/{value}', { params: { path: { featureName: feature, type: tag.type, value: tag.value } } })),
+    onSuccess: refresh,
+  });
+  return (
+    <Group gap="xs" aria-label="Tags" role="group">
+      {tags.map((tag) => (
+        <Pill key={`${tag.type}:${tag.value}`} size="md">
+          {tag.type}: {tag.value}
+          {editable && <CloseButton size="xs" ml={4} aria-label={`Remove tag ${tag.type}: ${tag.value}`} onClick={() => remove.mutate(tag)} />}
+        </Pill>
+      ))}
+      {editable && <AddTag feature={feature} onAdded={refresh} />}
+    </Group>
+  );
+}
+
+function AddTag({ feature, onAdded }: { feature: string; onAdded: () => Promise<void> }) {
+  const [opened, setOpened] = useState(false);
+  const types = useTagTypes();
+  const [type, setType] = useState<string | null>('simple');
+  const [value, setValue] = useState('');
+  const add = useMutation({
+    mutationFn: () => ok(api.POST('/api/admin/features/{featureName}/tags', { params: { path: { featureName: feature } }, body: { type: type ?? 'simple', value: value.trim() } })),
+    onSuccess: async () => {
+      setValue('');
+      setOpened(false);
+      await onAdded();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (value.trim()) add.mutate();
+  };
+  return (
+    <Popover opened={opened} onChange={setOpened} trapFocus position="bottom-start" withArrow>
+      <Popover.Target>
+        <Button variant="subtle" size="xs" leftSection={<IconPlus size={14} />} onClick={() => setOpened((o) => !o)}>
+          Add tag
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <form onSubmit={submit}>
+          <Stack gap="xs" w={240}>
+            <Select label="Tag type" data={(types.data ?? []).map((t) => t.name)} value={type} onChange={setType} allowDeselect={false} comboboxProps={{ withinPortal: false }} />
+            <TextInput label="Value" value={value} onChange={(e) => setValue(e.currentTarget.value)} required />
+            <Button type="submit" size="xs" loading={add.isPending}>
+              Add
+            </Button>
+          </Stack>
+        </form>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

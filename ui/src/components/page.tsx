@@ -1,0 +1,23 @@
+import { Group, Stack, Text, Title } from '@mantine/core';
+import { useEffect, type ReactNode } from 'react';
+
+/** A page's heading (its one h1, also the document title) with its actions on the right. */
+export function Page({ title, description, actions, children }: { title: string; description?: ReactNode; actions?: ReactNode; children: ReactNode }) {
+  useEffect(() => {
+    document.title = `${title} · Feature flags`;
+  }, [title]);
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={1} size="h2">
+            {title}
+          </Title>
+          {description && <Text c="gray.7">{description}</Text>}
+        </div>
+        {actions && <Group gap="sm">{actions}</Group>}
+      </Group>
+      {children}
+    </Stack>
+  );
+}

@@ -1,0 +1,80 @@
+import { Badge, Select, Switch, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { api, ok } from '../api';
+import { ConfirmButton } from '../components/feedback';
+import { FormDialog, NewButton } from '../components/forms';
+import { ListTable } from '../components/list';
+import { Page } from '../components/page';
+import { useChange, useEnvironments } from '../queries';
+import { useSession } from '../session';
+
+export default function Environments() {
+  const session = useSession();
+  const environments = useEnvironments();
+  const toggle = useChange(
+    ({ environment, on }: { environment: string; on: boolean }) =>
+      on
+        ? ok(api.POST('/api/admin/environments/{environment}/on', { params: { path: { environment } } }))
+        : ok(api.POST('/api/admin/environments/{environment}/off', { params: { path: { environment } } })),
+    ['environments'],
+  );
+  const remove = useChange((environment: string) => ok(api.DELETE('/api/admin/environments/{environment}', { params: { path: { environment } } })), ['environments']);
+  const mayChange = session.can('enableEnvironment');
+  return (
+    <Page title="Environments" actions={<NewButton label="New environment" allowed={session.can('createEnvironment')} dialog={(close) => <CreateEnvironment onClose={close} />} />}>
+      <ListTable
+        label="Environments"
+        query={environments}
+        rowKey={(e) => e.name}
+        empty="No environments."
+        columns={[
+          { label: 'Name', cell: (e) => <strong>{e.name}</strong> },
+          {
+            label: 'Type',
+            cell: (e) => (
+              <Badge variant="default" tt="none">
+                {e.type}
+              </Badge>
+            ),
+          },
+          {
+            label: 'Enabled',
+            cell: (e) =>
+              mayChange && !e.protected ? (
+                <Switch aria-label={`${e.name} enabled`} checked={e.enabled} onChange={(event) => toggle.mutate({ environment: e.name, on: event.currentTarget.checked })} />
+              ) : e.enabled ? (
+                'yes'
+              ) : (
+                'no'
+              ),
+          },
+          { label: 'Projects', cell: (e) => e.projectCount },
+          { label: 'API tokens', cell: (e) => e.apiTokenCount },
+          { label: 'Flags on', cell: (e) => e.enabledToggleCount },
+          {
+            label: 'Actions',
+            cell: (e) =>
+              session.can('deleteEnvironment') &&
+              !e.protected && (
+                <ConfirmButton label="Delete" size="xs" title={`Delete ${e.name}?`} onConfirm={() => remove.mutateAsync(e.name)}>
+                  Every flag's configuration in {e.name} is removed with it.
+                </ConfirmButton>
+              ),
+          },
+        ]}
+      />
+    </Page>
+  );
+}
+
+function CreateEnvironment({ onClose }: { onClose: () => void }) {
+  const [name, setName] = useState('');
+  const [type, setType] = useState<string | null>('development');
+  const create = useChange(() => ok(api.POST('/api/admin/environments', { body: { name: name.trim(), type: type ?? 'development' } })), ['environments']);
+  return (
+    <FormDialog title="New environment" submitLabel="Create environment" onClose={onClose} onSubmit={() => create.mutateAsync()}>
+      <TextInput label="Name" required data-autofocus value={name} onChange={(e) => setName(e.currentTarget.value)} />
+      <Select label="Type" data={['development', 'test', 'preproduction', 'production']} value={type} onChange={setType} allowDeselect={false} />
+    </FormDialog>
+  );
+}

@@ -1,0 +1,122 @@
+import { Anchor, Badge, Group, SimpleGrid, Stack, Switch, Tabs, Text } from '@mantine/core';
+import { IconArchive } from '@tabler/icons-react';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { api, ok } from '../api';
+import { ConfirmButton, PageLoader, QueryError } from '../components/feedback';
+import { EnvironmentCard } from '../components/flag/environment-card';
+import { FlagEvents } from '../components/flag/flag-events';
+import { FlagTags } from '../components/flag/flag-tags';
+import { VariantsEditor } from '../components/flag/variants-editor';
+import { Page } from '../components/page';
+import { useSession } from '../session';
+
+export default function Flag() {
+  const { projectId = '', featureName = '' } = useParams();
+  const session = useSession();
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const path = { projectId, featureName };
+  const flag = useQuery({
+    queryKey: ['flag', projectId, featureName],
+    queryFn: () => ok(api.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path } })),
+  });
+  const lifecycle = useQuery({
+    queryKey: ['flag', projectId, featureName, 'lifecycle'],
+    queryFn: () => ok(api.GET('/api/admin/projects/{projectId}/features/{featureName}/lifecycle', { params: { path } })),
+  });
+  const scope = { project: projectId };
+
+  const stale = useMutation({
+    mutationFn: (value: boolean) =>
+      ok(api.PATCH('/api/admin/projects/{projectId}/features/{featureName}', { params: { path }, body: [{ op: 'replace', path: '/stale', value }] })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['flag', projectId, featureName] }),
+  });
+  const archive = useMutation({
+    mutationFn: () => ok(api.DELETE('/api/admin/projects/{projectId}/features/{featureName}', { params: { path } })),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['flags'] });
+      queryClient.removeQueries({ queryKey: ['flag', projectId, featureName] });
+      notifications.show({ color: 'green', message: `${featureName} is archived.` });
+      navigate('/flags');
+    },
+  });
+
+  if (flag.isPending) return <PageLoader />;
+  if (flag.isError) return <QueryError error={flag.error} />;
+  const f = flag.data;
+  const stage = lifecycle.data?.at(-1)?.stage;
+  const tab = params.get('tab') ?? 'environments';
+
+  return (
+    <Page
+      title={f.name}
+      description={f.description || undefined}
+      actions={
+        session.can('archiveFeature', scope) && (
+          <ConfirmButton label="Archive" leftSection={<IconArchive size={16} />} title={`Archive ${f.name}?`} onConfirm={() => archive.mutateAsync()}>
+            SDKs stop seeing the flag at once. It can be revived from the archive.
+          </ConfirmButton>
+        )
+      }
+    >
+      <Group gap="lg">
+        <Text size="sm">
+          Project{' '}
+          <Anchor component={Link} to={`/flags?project=${encodeURIComponent(f.project)}`}>
+            {f.project}
+          </Anchor>
+        </Text>
+        <Text size="sm">Type {f.type}</Text>
+        {stage && (
+          <Badge variant="light" tt="none">
+            {stage}
+          </Badge>
+        )}
+        {session.can('patchFeature', scope) ? (
+          <Switch
+            label="Stale"
+            checked={stale.isPending ? stale.variables : f.stale}
+            disabled={stale.isPending}
+            onChange={(e) => stale.mutate(e.currentTarget.checked)}
+            color="red.9"
+          />
+        ) : (
+          f.stale && (
+            <Badge color="red.9" variant="outline">
+              stale
+            </Badge>
+          )
+        )}
+      </Group>
+      <FlagTags project={f.project} feature={f.name} tags={f.tags} editable={session.can('addFeatureTag', scope)} />
+      {f.dependencies.length > 0 && <Text size="sm">Depends on: {f.dependencies.map((d) => `${d.feature}${d.enabled ? '' : ' (off)'}`).join(', ')}</Text>}
+      <Tabs value={tab} onChange={(value) => setParams(value && value !== 'environments' ? { tab: value } : {}, { replace: true })} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="environments">Environments</Tabs.Tab>
+          <Tabs.Tab value="variants">Variants</Tabs.Tab>
+          {session.can('getEvents') && <Tabs.Tab value="events">Events</Tabs.Tab>}
+        </Tabs.List>
+        <Tabs.Panel value="environments" pt="md">
+          <SimpleGrid cols={{ base: 1, lg: 2 }}>
+            {f.environments.map((environment) => (
+              <EnvironmentCard key={environment.name} project={f.project} feature={f.name} environment={environment} />
+            ))}
+          </SimpleGrid>
+        </Tabs.Panel>
+        <Tabs.Panel value="variants" pt="md">
+          <Stack>
+            <VariantsEditor project={f.project} feature={f.name} environments={f.environments} />
+          </Stack>
+        </Tabs.Panel>
+        {session.can('getEvents') && (
+          <Tabs.Panel value="events" pt="md">
+            <FlagEvents project={f.project} feature={f.name} />
+          </Tabs.Panel>
+        )}
+      </Tabs>
+    </Page>
+  );
+}

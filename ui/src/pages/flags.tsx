@@ -1,0 +1,144 @@
+import { Anchor, Badge, Button, Group, Pagination, Select, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { IconChevronDown, IconChevronUp, IconPlus, IconSearch, IconSelector } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { api, ok } from '../api';
+import { Empty, PageLoader, QueryError } from '../components/feedback';
+import { Page } from '../components/page';
+import { CreateFlag } from '../components/create-flag';
+import { flagStates, pageCount, PAGE_SIZE, readListState, searchQuery, writeListState, type FlagListState } from '../lib/flag-search.js';
+import { optionsOf, useFeatureTypes, useProjects, useTags } from '../queries';
+import { flagPath } from '../paths';
+import { useSession } from '../session';
+
+export default function Flags() {
+  const session = useSession();
+  const [params, setParams] = useSearchParams();
+  const state = readListState(params);
+  const update = (change: Partial<FlagListState>) => setParams(writeListState({ ...state, page: 1, ...change }), { replace: true });
+  const [text, setText] = useState(state.q);
+  const search = useDebouncedCallback((q: string) => update({ q }), 300);
+
+  const flags = useQuery({
+    queryKey: ['flags', 'search', state],
+    queryFn: () => ok(api.GET('/api/admin/search/features', { params: { query: searchQuery(state) } })),
+    placeholderData: keepPreviousData,
+  });
+  const projects = useProjects();
+  const types = useFeatureTypes();
+  const tags = useTags();
+
+  const sortable = (field: string, label: string) => {
+    const active = state.sort === field;
+    const Icon = active ? (state.order === 'asc' ? IconChevronUp : IconChevronDown) : IconSelector;
+    return (
+      <Table.Th aria-sort={active ? (state.order === 'asc' ? 'ascending' : 'descending') : 'none'}>
+        <UnstyledButton onClick={() => update({ sort: field, order: active && state.order === 'desc' ? 'asc' : 'desc' })}>
+          <Group gap={4} wrap="nowrap">
+            <Text fw={600} size="sm">
+              {label}
+            </Text>
+            <Icon size={14} aria-hidden />
+          </Group>
+        </UnstyledButton>
+      </Table.Th>
+    );
+  };
+
+  return (
+    <Page title="Flags" actions={session.canSomewhere('createFeature') && <CreateFlag trigger={(open) => <Button leftSection={<IconPlus size={16} />} onClick={open}>New flag</Button>} />}>
+      <Group gap="sm" align="flex-end">
+        <TextInput
+          label="Search"
+          placeholder="Name, description or tag"
+          leftSection={<IconSearch size={16} />}
+          value={text}
+          onChange={(e) => {
+            setText(e.currentTarget.value);
+            search(e.currentTarget.value);
+          }}
+          w={260}
+        />
+        <Select label="Project" placeholder="Any" clearable data={optionsOf(projects.data?.map((p) => p.id))} value={state.project} onChange={(project) => update({ project })} w={170} />
+        <Select label="Type" placeholder="Any" clearable data={(types.data ?? []).map((t) => ({ value: t.id, label: t.name }))} value={state.type} onChange={(type) => update({ type })} w={170} />
+        <Select label="State" placeholder="Any" clearable data={[...flagStates]} value={state.state} onChange={(value) => update({ state: value })} w={170} />
+        <Select
+          label="Tag"
+          placeholder="Any"
+          clearable
+          searchable
+          data={optionsOf(tags.data?.map((t) => `${t.type}:${t.value}`))}
+          value={state.tag}
+          onChange={(tag) => update({ tag })}
+          w={190}
+        />
+      </Group>
+      {flags.isPending ? (
+        <PageLoader />
+      ) : flags.isError ? (
+        <QueryError error={flags.error} />
+      ) : flags.data.features.length === 0 ? (
+        <Empty>No flag matches.</Empty>
+      ) : (
+        <>
+          <Table striped highlightOnHover aria-label="Flags">
+            <Table.Thead>
+              <Table.Tr>
+                {sortable('name', 'Name')}
+                {sortable('project', 'Project')}
+                {sortable('type', 'Type')}
+                <Table.Th>Environments</Table.Th>
+                <Table.Th>Stage</Table.Th>
+                {sortable('createdAt', 'Created')}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {flags.data.features.map((flag) => (
+                <Table.Tr key={flag.name}>
+                  <Table.Td>
+                    <Anchor component={Link} to={flagPath(flag.project, flag.name)} fw={600}>
+                      {flag.name}
+                    </Anchor>
+                    {flag.stale && (
+                      <Badge color="red" variant="light" ml="xs" size="sm">
+                        stale
+                      </Badge>
+                    )}
+                  </Table.Td>
+                  <Table.Td>{flag.project}</Table.Td>
+                  <Table.Td>{flag.type}</Table.Td>
+                  <Table.Td>
+                    <Group gap={4}>
+                      {flag.environments.map((env) => (
+                        <Badge key={env.name} color={env.enabled ? 'teal.9' : 'gray.7'} variant={env.enabled ? 'filled' : 'outline'} size="sm" tt="none">
+                          {env.name}: {env.enabled ? 'on' : 'off'}
+                        </Badge>
+                      ))}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>{flag.lifecycle?.stage ?? ''}</Table.Td>
+                  <Table.Td>{new Date(flag.createdAt).toLocaleDateString()}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          <Group justify="space-between">
+            <Text size="sm">
+              {flags.data.total} flag{flags.data.total === 1 ? '' : 's'}
+            </Text>
+            <Pagination
+              total={pageCount(flags.data.total)}
+              value={state.page}
+              onChange={(page) => update({ page })}
+              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+              getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
+              hidden={flags.data.total <= PAGE_SIZE}
+            />
+          </Group>
+        </>
+      )}
+    </Page>
+  );
+}

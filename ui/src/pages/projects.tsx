@@ -1,0 +1,75 @@
+import { Anchor, Badge, Group, Textarea, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { api, ok } from '../api';
+import { ConfirmButton } from '../components/feedback';
+import { FormDialog, NewButton } from '../components/forms';
+import { ListTable } from '../components/list';
+import { Page } from '../components/page';
+import { useChange, useProjects } from '../queries';
+import { useSession } from '../session';
+
+export default function Projects() {
+  const session = useSession();
+  const projects = useProjects();
+  const remove = useChange((projectId: string) => ok(api.DELETE('/api/admin/projects/{projectId}', { params: { path: { projectId } } })), ['projects']);
+  return (
+    <Page title="Projects" actions={<NewButton label="New project" allowed={session.can('createProject')} dialog={(close) => <CreateProject onClose={close} />} />}>
+      <ListTable
+        label="Projects"
+        query={projects}
+        rowKey={(p) => p.id}
+        empty="No projects."
+        columns={[
+          {
+            label: 'Project',
+            cell: (p) => (
+              <Anchor component={Link} to={`/flags?project=${encodeURIComponent(p.id)}`} fw={600}>
+                {p.name}
+              </Anchor>
+            ),
+          },
+          { label: 'Id', cell: (p) => p.id },
+          { label: 'Flags', cell: (p) => p.featureCount },
+          {
+            label: 'Environments',
+            cell: (p) => (
+              <Group gap={4}>
+                {p.environments.map((e) => (
+                  <Badge key={e} variant="default" tt="none">
+                    {e}
+                  </Badge>
+                ))}
+              </Group>
+            ),
+          },
+          { label: 'Health', cell: (p) => `${p.health} %` },
+          {
+            label: 'Actions',
+            cell: (p) =>
+              session.can('deleteProject', { project: p.id }) &&
+              p.id !== 'default' && (
+                <ConfirmButton label="Delete" size="xs" title={`Delete ${p.name}?`} onConfirm={() => remove.mutateAsync(p.id)}>
+                  A project can be deleted once it has no flags left, archived ones included.
+                </ConfirmButton>
+              ),
+          },
+        ]}
+      />
+    </Page>
+  );
+}
+
+function CreateProject({ onClose }: { onClose: () => void }) {
+  const [id, setId] = useState('');
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const create = useChange(() => ok(api.POST('/api/admin/projects', { body: { id: id.trim(), name: name.trim() || id.trim(), ...(description.trim() && { description: description.trim() }) } })), ['projects']);
+  return (
+    <FormDialog title="New project" submitLabel="Create project" onClose={onClose} onSubmit={() => create.mutateAsync()}>
+      <TextInput label="Id" description="Used in API paths and tokens; cannot change" required data-autofocus value={id} onChange={(e) => setId(e.currentTarget.value)} />
+      <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} placeholder={id} />
+      <Textarea label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
+    </FormDialog>
+  );
+}

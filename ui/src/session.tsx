@@ -1,0 +1,77 @@
+// Who is signed in, and what they may do. The current user is one query (`me`); a 401 anywhere empties it,
+// which sends the app back to the sign-in page.
+import { createContext, useContext, type ReactNode } from 'react';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { components } from '../../generated/api.js';
+import type { OperationId } from '../../generated/operations.js';
+import type { Caller, PermissionScope } from '../../server/caller.js';
+import { api, ApiError, ok } from './api';
+import { callerOfCurrentUser, can, canSomewhere, unauthenticatedAdmin } from './lib/permissions.js';
+
+type User = components['schemas']['User'];
+
+export interface Session {
+  /** Undefined when the service runs without authentication (AUTH_TYPE=none). */
+  user: User | undefined;
+  caller: Caller;
+  can(operation: OperationId, scope?: PermissionScope): boolean;
+  canSomewhere(operation: OperationId): boolean;
+}
+
+/** The signed-in session; null when nobody is signed in. */
+export async function loadSession(): Promise<Session | null> {
+  try {
+    const me = await ok(api.GET('/api/admin/user'));
+    return sessionOf(me.user, callerOfCurrentUser(me));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    // Without authentication the caller is no user, and the service says so with 400: everyone is an admin.
+    if (error instanceof ApiError && error.status === 400) return sessionOf(undefined, unauthenticatedAdmin);
+    throw error;
+  }
+}
+
+const sessionOf = (user: User | undefined, caller: Caller): Session => ({
+  user,
+  caller,
+  can: (operation, scope) => can(caller, operation, scope),
+  canSomewhere: (operation) => canSomewhere(caller, operation),
+});
+
+export const SESSION_KEY = ['session'] as const;
+
+export function useSessionQuery() {
+  return useQuery({ queryKey: SESSION_KEY, queryFn: loadSession, staleTime: 5 * 60_000, retry: false });
+}
+
+/** After a 401 or a sign-out: forget every answer, and that anyone was signed in. */
+export function endSession(queryClient: QueryClient) {
+  // The session query stays (its observers see it turn null and leave for the sign-in page); the rest goes.
+  queryClient.setQueryData(SESSION_KEY, null);
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+export function SessionProvider({ session, children }: { session: Session; children: ReactNode }) {
+  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside a signed-in page');
+  return session;
+}
+
+/** Whether the signed-in user may call the operation in the scope. */
+export function useCan(operation: OperationId, scope?: PermissionScope): boolean {
+  return useSession().can(operation, scope);
+}
+
+export function useSignOut() {
+  const queryClient = useQueryClient();
+  return async () => {
+    await api.POST('/logout');
+    endSession(queryClient);
+  };
+}
