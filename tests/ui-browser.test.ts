@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestApp, type TestApp } from './support/app.js';
 import { expectAccessible, launchBrowser, newContext, screenshot, signIn } from './support/browser.js';
 import { adminJson, newApiToken, until } from './support/fixtures.js';
+import { metrics } from './support/sdk-reports.js';
 import { USER_PASSWORD } from './support/users.js';
 
 const FLAG = 'checkout-redesign';
@@ -159,6 +160,13 @@ describe('an admin in the browser', () => {
     await page.getByRole('tab', { name: 'Events' }).click();
     await page.getByRole('table', { name: 'Events' }).getByText('feature-environment-enabled').waitFor();
     await expectAccessible(page, 'the events tab');
+    const report = await call(app, 'POST', '/api/client/metrics', { token: clientToken, body: metrics('shop', 'i-1', new Date().toISOString(), { [FLAG]: { yes: 3, no: 1, variants: {} } }) });
+    expect(report.status).toBe(202);
+    await until('the report to be written', async () => (await app.admin.GET('/api/admin/client-metrics/features/{featureName}/raw', { params: { path: { featureName: FLAG } } })).data?.metrics.length, (n) => n === 1);
+    await page.getByRole('tab', { name: 'Usage' }).click();
+    await page.getByRole('img', { name: 'Last 24 hours: 3 times on, 1 time off' }).waitFor();
+    await expectAccessible(page, 'the usage tab');
+    await screenshot(page, '09-flag-usage');
     await page.getByRole('tab', { name: 'Environments' }).click();
   });
 

@@ -8,6 +8,7 @@ import { ConfirmButton, PageLoader, QueryError } from '../components/feedback';
 import { EnvironmentCard } from '../components/flag/environment-card';
 import { FlagEvents } from '../components/flag/flag-events';
 import { FlagTags } from '../components/flag/flag-tags';
+import { FlagUsage } from '../components/flag/flag-usage';
 import { VariantsEditor } from '../components/flag/variants-editor';
 import { Page } from '../components/page';
 import { useSession } from '../session';
@@ -97,6 +98,7 @@ export default function Flag() {
         <Tabs.List>
           <Tabs.Tab value="environments">Environments</Tabs.Tab>
           <Tabs.Tab value="variants">Variants</Tabs.Tab>
+          <Tabs.Tab value="usage">Usage</Tabs.Tab>
           {session.can('getEvents') && <Tabs.Tab value="events">Events</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="environments" pt="md">
@@ -110,6 +112,9 @@ export default function Flag() {
           <Stack>
             <VariantsEditor project={f.project} feature={f.name} environments={f.environments} />
           </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="usage" pt="md">
+          <FlagUsage feature={f.name} environments={f.environments.map((e) => e.name)} />
         </Tabs.Panel>
         {session.can('getEvents') && (
           <Tabs.Panel value="events" pt="md">
