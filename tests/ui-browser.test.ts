@@ -196,6 +196,18 @@ describe('an admin in the browser', () => {
     const { page } = admin;
     await page.goto('/flags');
     await page.getByRole('link', { name: FLAG }).click();
+    await page.getByRole('button', { name: 'Add dependency' }).click();
+    await page.getByRole('combobox', { name: 'Parent flag' }).fill('list-alpha');
+    await page.getByRole('option', { name: 'list-alpha' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('button', { name: 'Remove dependency on list-alpha' }).waitFor();
+    await page.getByRole('button', { name: 'Complete' }).click();
+    await page.getByRole('dialog', { name: `Complete ${FLAG}` }).getByRole('button', { name: 'Complete' }).click();
+    await page.getByText('completed', { exact: true }).waitFor();
+    expect((await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: { projectId: 'default', featureName: FLAG } } })).data?.dependencies).toEqual([{ feature: 'list-alpha', enabled: true }]);
+    await expectAccessible(page, 'the flag page with a dependency, completed');
+    await page.getByRole('button', { name: 'Remove dependency on list-alpha' }).click();
+    await page.getByRole('button', { name: 'Remove dependency on list-alpha' }).waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Archive' }).click();
     await page.getByRole('dialog', { name: `Archive ${FLAG}?` }).getByRole('button', { name: 'Archive' }).click();
     await page.getByRole('heading', { level: 1, name: 'Flags' }).waitFor();
@@ -238,6 +250,15 @@ describe('an admin in the browser', () => {
       await expectAccessible(page, `the ${name} page`);
       await screenshot(page, `${10 + index}-${name.toLowerCase().replace(/\s+/g, '-')}`);
     }
+    await visit(page, 'Projects');
+    await page.getByRole('button', { name: 'Remove production from default' }).click();
+    await page.getByRole('dialog', { name: 'Remove production from default?' }).getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('button', { name: 'Remove production from default' }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Add an environment to default' }).click();
+    await page.getByRole('combobox', { name: 'Environment' }).click();
+    await page.getByRole('option', { name: 'production' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('button', { name: 'Remove production from default' }).waitFor();
     await visit(page, 'Playground');
     await page.getByRole('textbox', { name: 'userId' }).fill('alice');
     await page.getByRole('button', { name: 'Evaluate' }).click();
@@ -261,7 +282,7 @@ describe('what a user may not do is not offered', () => {
     await page.getByRole('link', { name: 'viewed-flag' }).click();
     await page.getByRole('heading', { level: 1, name: 'viewed-flag' }).waitFor();
     await page.getByText('appName is one of web').waitFor();
-    for (const control of ['Archive', 'Add strategy', 'Edit', 'Delete', 'Add tag']) expect(await page.getByRole('button', { name: control }).count(), control).toBe(0);
+    for (const control of ['Archive', 'Add strategy', 'Edit', 'Delete', 'Add tag', 'Add dependency', 'Complete']) expect(await page.getByRole('button', { name: control }).count(), control).toBe(0);
     expect(await page.getByRole('switch').count()).toBe(0);
     await page.getByRole('tab', { name: 'Variants' }).click();
     expect(await page.getByRole('button', { name: 'Add variant' }).count()).toBe(0);

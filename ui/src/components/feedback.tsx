@@ -4,6 +4,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { errorMessage } from '../api';
+import { useSubmit } from './forms';
 
 export function PageLoader() {
   return (
@@ -59,18 +60,7 @@ export function ConfirmButton(props: {
   leftSection?: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const confirm = async () => {
-    setBusy(true);
-    try {
-      await props.onConfirm();
-      setOpen(false);
-    } catch {
-      // The mutation's notification says why.
-    } finally {
-      setBusy(false);
-    }
-  };
+  const [busy, confirm] = useSubmit(props.onConfirm, () => setOpen(false));
   return (
     <>
       <Button color={props.color ?? 'red'} variant={props.variant ?? 'light'} size={props.size ?? 'sm'} leftSection={props.leftSection} onClick={() => setOpen(true)}>
@@ -83,7 +73,7 @@ export function ConfirmButton(props: {
             <Button variant="default" onClick={() => setOpen(false)}>
               Cancel
             </Button>
-            <Button color={props.color ?? 'red'} loading={busy} onClick={confirm}>
+            <Button color={props.color ?? 'red'} loading={busy} onClick={() => confirm()}>
               {props.confirmLabel ?? props.label}
             </Button>
           </Group>

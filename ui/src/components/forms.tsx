@@ -1,8 +1,29 @@
 // The dialog every "New …" form uses: fields, Cancel, and a submit that waits for the service (its refusal is
 // shown by the mutation's notification, and the dialog stays open to fix it).
-import { Button, Group, Modal, Stack } from '@mantine/core';
+import { Button, Group, Modal, Popover, Stack } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
+
+/**
+ * A form's submit that waits for the service: busy meanwhile, `done` once `action` resolves; when it rejects
+ * nothing more (the mutation's notification says why, and the form stays open to fix it).
+ */
+export function useSubmit(action: () => Promise<unknown>, done: () => void): [busy: boolean, submit: (event?: FormEvent) => Promise<void>] {
+  const [busy, setBusy] = useState(false);
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    setBusy(true);
+    try {
+      await action();
+      done();
+    } catch {
+      // The notification says why.
+    } finally {
+      setBusy(false);
+    }
+  };
+  return [busy, submit];
+}
 
 export function FormDialog(props: {
   title: string;
@@ -13,19 +34,7 @@ export function FormDialog(props: {
   size?: string;
   children: ReactNode;
 }) {
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    try {
-      await props.onSubmit();
-      props.onClose();
-    } catch {
-      // The notification says why.
-    } finally {
-      setBusy(false);
-    }
-  };
+  const [busy, submit] = useSubmit(props.onSubmit, props.onClose);
   return (
     <Modal opened onClose={props.onClose} title={props.title} size={props.size ?? 'md'}>
       <form onSubmit={submit}>
@@ -56,6 +65,40 @@ export function NewButton({ label, allowed, dialog }: { label: string; allowed: 
       </Button>
       {open && dialog(() => setOpen(false))}
     </>
+  );
+}
+
+/**
+ * A small "Add …" button opening a form in place (a tag, a dependency, an environment). The form closes once
+ * `onSubmit` resolves; when it rejects it stays open to fix (the mutation's notification says why).
+ */
+export function AddPopover(props: { label: string; ariaLabel?: string; compact?: boolean; width: number; disabled?: boolean; onSubmit: () => Promise<unknown>; children: ReactNode }) {
+  const [opened, setOpened] = useState(false);
+  const [busy, submit] = useSubmit(props.onSubmit, () => setOpened(false));
+  return (
+    <Popover opened={opened} onChange={setOpened} trapFocus position="bottom-start" withArrow>
+      <Popover.Target>
+        <Button
+          variant="subtle"
+          size={props.compact ? 'compact-xs' : 'xs'}
+          leftSection={<IconPlus size={props.compact ? 12 : 14} />}
+          aria-label={props.ariaLabel}
+          onClick={() => setOpened((o) => !o)}
+        >
+          {props.label}
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <form onSubmit={submit}>
+          <Stack gap="xs" w={props.width}>
+            {props.children}
+            <Button type="submit" size="xs" loading={busy} disabled={props.disabled}>
+              Add
+            </Button>
+          </Stack>
+        </form>
+      </Popover.Dropdown>
+    </Popover>
   );
 }
 

@@ -6,10 +6,12 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, ok } from '../api';
 import { ConfirmButton, PageLoader, QueryError } from '../components/feedback';
 import { EnvironmentCard } from '../components/flag/environment-card';
+import { FlagDependencies } from '../components/flag/flag-dependencies';
 import { FlagEvents } from '../components/flag/flag-events';
 import { FlagTags } from '../components/flag/flag-tags';
 import { FlagUsage } from '../components/flag/flag-usage';
 import { VariantsEditor } from '../components/flag/variants-editor';
+import { CompleteFlag } from '../components/flag/complete-flag';
 import { Page } from '../components/page';
 import { useSession } from '../session';
 
@@ -56,11 +58,14 @@ export default function Flag() {
       title={f.name}
       description={f.description || undefined}
       actions={
-        session.can('archiveFeature', scope) && (
-          <ConfirmButton label="Archive" leftSection={<IconArchive size={16} />} title={`Archive ${f.name}?`} onConfirm={() => archive.mutateAsync()}>
-            SDKs stop seeing the flag at once. It can be revived from the archive.
-          </ConfirmButton>
-        )
+        <Group gap="xs">
+          {session.can('completeFeature', scope) && <CompleteFlag project={f.project} feature={f.name} completed={stage === 'completed'} />}
+          {session.can('archiveFeature', scope) && (
+            <ConfirmButton label="Archive" leftSection={<IconArchive size={16} />} title={`Archive ${f.name}?`} onConfirm={() => archive.mutateAsync()}>
+              SDKs stop seeing the flag at once. It can be revived from the archive.
+            </ConfirmButton>
+          )}
+        </Group>
       }
     >
       <Group gap="lg">
@@ -93,7 +98,7 @@ export default function Flag() {
         )}
       </Group>
       <FlagTags project={f.project} feature={f.name} tags={f.tags} editable={session.can('addFeatureTag', scope)} />
-      {f.dependencies.length > 0 && <Text size="sm">Depends on: {f.dependencies.map((d) => `${d.feature}${d.enabled ? '' : ' (off)'}`).join(', ')}</Text>}
+      <FlagDependencies project={f.project} feature={f.name} dependencies={f.dependencies} editable={session.can('addDependency', scope)} />
       <Tabs value={tab} onChange={(value) => setParams(value && value !== 'environments' ? { tab: value } : {}, { replace: true })} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="environments">Environments</Tabs.Tab>

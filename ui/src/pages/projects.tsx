@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, Textarea, TextInput } from '@mantine/core';
+import { Anchor, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, ok } from '../api';
@@ -6,6 +6,7 @@ import { ConfirmButton } from '../components/feedback';
 import { FormDialog, NewButton } from '../components/forms';
 import { ListTable } from '../components/list';
 import { Page } from '../components/page';
+import { ProjectEnvironments } from '../components/project-environments';
 import { useChange, useProjects } from '../queries';
 import { useSession } from '../session';
 
@@ -33,15 +34,7 @@ export default function Projects() {
           { label: 'Flags', cell: (p) => p.featureCount },
           {
             label: 'Environments',
-            cell: (p) => (
-              <Group gap={4}>
-                {p.environments.map((e) => (
-                  <Badge key={e} variant="default" tt="none">
-                    {e}
-                  </Badge>
-                ))}
-              </Group>
-            ),
+            cell: (p) => <ProjectEnvironments project={p.id} environments={p.environments} canAdd={session.can('addEnvironmentToProject', { project: p.id })} canRemove={session.can('removeEnvironmentFromProject', { project: p.id })} />,
           },
           { label: 'Health', cell: (p) => `${p.health} %` },
           {

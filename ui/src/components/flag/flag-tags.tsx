@@ -1,10 +1,10 @@
-import { Button, CloseButton, Group, Pill, Popover, Select, Stack, TextInput } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { CloseButton, Group, Pill, Select, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { components } from '../../../../generated/api.js';
 import { api, ok } from '../../api';
 import { useTagTypes } from '../../queries';
+import { AddPopover } from '../forms';
 
 type Tag = components['schemas']['Tag'];
 
@@ -33,7 +33,6 @@ export function FlagTags({ project, feature, tags, editable }: { project: string
 }
 
 function AddTag({ feature, onAdded }: { feature: string; onAdded: () => Promise<void> }) {
-  const [opened, setOpened] = useState(false);
   const types = useTagTypes();
   const [type, setType] = useState<string | null>('simple');
   const [value, setValue] = useState('');
@@ -41,32 +40,13 @@ function AddTag({ feature, onAdded }: { feature: string; onAdded: () => Promise<
     mutationFn: () => ok(api.POST('/api/admin/features/{featureName}/tags', { params: { path: { featureName: feature } }, body: { type: type ?? 'simple', value: value.trim() } })),
     onSuccess: async () => {
       setValue('');
-      setOpened(false);
       await onAdded();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (value.trim()) add.mutate();
-  };
   return (
-    <Popover opened={opened} onChange={setOpened} trapFocus position="bottom-start" withArrow>
-      <Popover.Target>
-        <Button variant="subtle" size="xs" leftSection={<IconPlus size={14} />} onClick={() => setOpened((o) => !o)}>
-          Add tag
-        </Button>
-      </Popover.Target>
-      <Popover.Dropdown>
-        <form onSubmit={submit}>
-          <Stack gap="xs" w={240}>
-            <Select label="Tag type" data={(types.data ?? []).map((t) => t.name)} value={type} onChange={setType} allowDeselect={false} comboboxProps={{ withinPortal: false }} />
-            <TextInput label="Value" value={value} onChange={(e) => setValue(e.currentTarget.value)} required />
-            <Button type="submit" size="xs" loading={add.isPending}>
-              Add
-            </Button>
-          </Stack>
-        </form>
-      </Popover.Dropdown>
-    </Popover>
+    <AddPopover label="Add tag" width={240} onSubmit={async () => value.trim() && (await add.mutateAsync())}>
+      <Select label="Tag type" data={(types.data ?? []).map((t) => t.name)} value={type} onChange={setType} allowDeselect={false} comboboxProps={{ withinPortal: false }} />
+      <TextInput label="Value" value={value} onChange={(e) => setValue(e.currentTarget.value)} required />
+    </AddPopover>
   );
 }

@@ -1,0 +1,76 @@
+import { CloseButton, Group, Pill, Select, Switch, TagsInput, Text } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { components } from '../../../../generated/api.js';
+import { api, ok } from '../../api';
+import { AddPopover } from '../forms';
+
+type Dependency = components['schemas']['Dependency'];
+
+const describe = (d: Dependency) => `${d.feature}${d.enabled ? '' : ' (off)'}${d.variants?.length ? `: ${d.variants.join(', ')}` : ''}`;
+
+/** The parent flags this flag depends on; added and removed in place when the user may. */
+export function FlagDependencies({ project, feature, dependencies, editable }: { project: string; feature: string; dependencies: Dependency[]; editable: boolean }) {
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['flag', project, feature] });
+  const remove = useMutation({
+    mutationFn: (parent: string) =>
+      ok(api.DELETE('/api/admin/projects/{projectId}/features/{featureName}/dependencies/{parent}', { params: { path: { projectId: project, featureName: feature, parent } } })),
+    onSettled: refresh,
+  });
+  if (!editable && dependencies.length === 0) return null;
+  return (
+    <Group gap="xs" aria-label="Dependencies" role="group">
+      <Text size="sm">Depends on:</Text>
+      {dependencies.length === 0 && (
+        <Text size="sm" c="gray.7">
+          nothing
+        </Text>
+      )}
+      {dependencies.map((d) => (
+        <Pill key={d.feature} size="md">
+          {describe(d)}
+          {editable && <CloseButton size="xs" ml={4} aria-label={`Remove dependency on ${d.feature}`} onClick={() => remove.mutate(d.feature)} />}
+        </Pill>
+      ))}
+      {editable && <AddDependency project={project} feature={feature} onAdded={refresh} />}
+    </Group>
+  );
+}
+
+function AddDependency({ project, feature, onAdded }: { project: string; feature: string; onAdded: () => Promise<void> }) {
+  const [parent, setParent] = useState<string | null>(null);
+  const [enabled, setEnabled] = useState(true);
+  const [variants, setVariants] = useState<string[]>([]);
+  const add = useMutation({
+    mutationFn: (name: string) =>
+      ok(
+        api.POST('/api/admin/projects/{projectId}/features/{featureName}/dependencies', {
+          params: { path: { projectId: project, featureName: feature } },
+          body: { feature: name, enabled, ...(enabled && variants.length > 0 && { variants }) },
+        }),
+      ),
+    onSuccess: async () => {
+      setParent(null);
+      setVariants([]);
+      await onAdded();
+    },
+  });
+  return (
+    <AddPopover label="Add dependency" width={260} disabled={!parent} onSubmit={async () => parent && (await add.mutateAsync(parent))}>
+      <ParentSelect project={project} feature={feature} value={parent} onChange={setParent} />
+      <Switch label="Parent must be on" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
+      {enabled && <TagsInput label="Parent variants" description="Any variant when empty" value={variants} onChange={setVariants} comboboxProps={{ withinPortal: false }} />}
+    </AddPopover>
+  );
+}
+
+/** The project's other flags, read only once the form is open. */
+function ParentSelect({ project, feature, value, onChange }: { project: string; feature: string; value: string | null; onChange: (value: string | null) => void }) {
+  const flags = useQuery({
+    queryKey: ['project-features', project],
+    queryFn: async () => (await ok(api.GET('/api/admin/projects/{projectId}/features', { params: { path: { projectId: project } } }))).features,
+  });
+  const names = (flags.data ?? []).map((f) => f.name).filter((name) => name !== feature);
+  return <Select label="Parent flag" searchable data={names} value={value} onChange={onChange} comboboxProps={{ withinPortal: false }} required />;
+}
