@@ -98,7 +98,7 @@ export default function Flag() {
         )}
       </Group>
       <FlagTags project={f.project} feature={f.name} tags={f.tags} editable={session.can('addFeatureTag', scope)} />
-      <FlagDependencies project={f.project} feature={f.name} dependencies={f.dependencies} editable={session.can('addDependency', scope)} />
+      <FlagDependencies project={f.project} feature={f.name} dependencies={f.dependencies} canAdd={session.can('addDependency', scope)} canRemove={session.can('deleteDependency', scope)} />
       <Tabs value={tab} onChange={(value) => setParams(value && value !== 'environments' ? { tab: value } : {}, { replace: true })} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="environments">Environments</Tabs.Tab>

@@ -10,7 +10,8 @@ type Dependency = components['schemas']['Dependency'];
 const describe = (d: Dependency) => `${d.feature}${d.enabled ? '' : ' (off)'}${d.variants?.length ? `: ${d.variants.join(', ')}` : ''}`;
 
 /** The parent flags this flag depends on; added and removed in place when the user may. */
-export function FlagDependencies({ project, feature, dependencies, editable }: { project: string; feature: string; dependencies: Dependency[]; editable: boolean }) {
+export function FlagDependencies(props: { project: string; feature: string; dependencies: Dependency[]; canAdd: boolean; canRemove: boolean }) {
+  const { project, feature, dependencies, canAdd, canRemove } = props;
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['flag', project, feature] });
   const remove = useMutation({
@@ -18,7 +19,7 @@ export function FlagDependencies({ project, feature, dependencies, editable }: {
       ok(api.DELETE('/api/admin/projects/{projectId}/features/{featureName}/dependencies/{parent}', { params: { path: { projectId: project, featureName: feature, parent } } })),
     onSettled: refresh,
   });
-  if (!editable && dependencies.length === 0) return null;
+  if (!canAdd && dependencies.length === 0) return null;
   return (
     <Group gap="xs" aria-label="Dependencies" role="group">
       <Text size="sm">Depends on:</Text>
@@ -30,10 +31,10 @@ export function FlagDependencies({ project, feature, dependencies, editable }: {
       {dependencies.map((d) => (
         <Pill key={d.feature} size="md">
           {describe(d)}
-          {editable && <CloseButton size="xs" ml={4} aria-label={`Remove dependency on ${d.feature}`} onClick={() => remove.mutate(d.feature)} />}
+          {canRemove && <CloseButton size="xs" ml={4} aria-label={`Remove dependency on ${d.feature}`} onClick={() => remove.mutate(d.feature)} />}
         </Pill>
       ))}
-      {editable && <AddDependency project={project} feature={feature} onAdded={refresh} />}
+      {canAdd && <AddDependency project={project} feature={feature} onAdded={refresh} />}
     </Group>
   );
 }
