@@ -14,9 +14,9 @@ const DEFAULT_ENVIRONMENT = 'development';
 /** From this client spec on, SDKs resolve segments themselves. */
 const SEGMENTS_SPEC = '4.2.0';
 
-type Headers = Record<string, string | string[] | undefined>;
+export type Headers = Record<string, string | string[] | undefined>;
 
-const header = (headers: Headers, name: string) => {
+export const header = (headers: Headers, name: string) => {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 };
@@ -44,7 +44,7 @@ const unfiltered = (query: ClientQuery) => !query || (!query.tag?.length && !que
 /** Shapes of unfiltered requests, per caller and segment handling: the common poll costs no work. */
 const plainShapes = new WeakMap<Caller, Map<boolean, { shape: Shape; key: string }>>();
 
-function plainShape(caller: Caller, inline: boolean) {
+export function plainShape(caller: Caller, inline: boolean) {
   let byInline = plainShapes.get(caller);
   if (!byInline) plainShapes.set(caller, (byInline = new Map()));
   let found = byInline.get(inline);
@@ -56,7 +56,7 @@ function plainShape(caller: Caller, inline: boolean) {
 }
 
 /** The environment a caller reads: its token's, or `development` for an all-environments credential. */
-const environmentOf = (caller: Caller) => (caller.environment === ALL ? DEFAULT_ENVIRONMENT : caller.environment);
+export const environmentOf = (caller: Caller) => (caller.environment === ALL ? DEFAULT_ENVIRONMENT : caller.environment);
 
 /** The token's environment and projects, narrowed (never widened) by the query. */
 export function shapeOf(caller: Caller, query: ClientQuery, inline: boolean): Shape {

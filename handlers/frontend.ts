@@ -2,38 +2,24 @@
 // token's environment and projects (server/frontend/compiled.ts), and their metrics counted with the backend SDKs'.
 import type { Handlers, ReplyOf } from '../generated/handlers.js';
 import type { Caller } from '../server/caller.js';
-import { shapeKey, type Shape } from '../server/client-features/body.js';
 import type { ClientFeatureCache } from '../server/client-features/cache.js';
 import { ifNoneMatchHolds } from '../server/client-features/negotiate.js';
 import { notFound } from '../server/errors.js';
 import { frontendFlags, type FrontendAnswers } from '../server/frontend/compiled.js';
 import { contextFromBody, contextFromQuery } from '../server/frontend/context.js';
 import type { EvaluationContext } from '../server/evaluation/index.js';
-import { shapeOf } from './client.js';
+import { environmentOf, header, plainShape, type Headers } from './client.js';
 
-type Headers = Record<string, string | string[] | undefined>;
-
-const firstHeader = (headers: Headers, name: string) => {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
-
-/** Each caller's shape, worked out once: the token's environment and projects. */
-const shapes = new WeakMap<Caller, { shape: Shape; key: string }>();
-
+/** The flags of the token's environment and projects, compiled (its shape worked out once per caller). */
 function answersFor(caller: Caller, cache: ClientFeatureCache): Promise<FrontendAnswers> {
-  let found = shapes.get(caller);
-  if (!found) {
-    const shape = shapeOf(caller, undefined, false);
-    shapes.set(caller, (found = { shape, key: shapeKey(shape) }));
-  }
-  return frontendFlags(cache).answers(found.shape, found.key);
+  const { shape, key } = plainShape(caller, false);
+  return frontendFlags(cache).answers(shape, key);
 }
 
 /** The flags on for the context, or 304 when the caller holds the same answer. */
 function toggles(answers: FrontendAnswers, context: EvaluationContext, headers: Headers): ReplyOf<'getFrontendFeatures'> {
   const { body, etag } = answers.answer(context);
-  if (ifNoneMatchHolds(firstHeader(headers, 'if-none-match'), etag)) return { status: 304, body: undefined, headers: { etag } };
+  if (ifNoneMatchHolds(header(headers, 'if-none-match'), etag)) return { status: 304, body: undefined, headers: { etag } };
   return {
     status: 200,
     body: { preSerialized: body },
@@ -44,7 +30,7 @@ function toggles(answers: FrontendAnswers, context: EvaluationContext, headers: 
 /** What the SDK reports, with its `Unleash-SDK` header standing in for a missing `sdkVersion`. */
 const withSdkVersion = <T extends { sdkVersion?: string | null }>(body: T, headers: Headers): T => ({
   ...body,
-  sdkVersion: body.sdkVersion ?? firstHeader(headers, 'unleash-sdk') ?? null,
+  sdkVersion: body.sdkVersion ?? header(headers, 'unleash-sdk') ?? null,
 });
 
 export const frontendHandlers = {
@@ -66,12 +52,12 @@ export const frontendHandlers = {
   },
 
   async reportFrontendMetrics({ body, headers }, { caller, clientMetrics, clientIp }) {
-    clientMetrics.report(withSdkVersion(body, headers), shapeOf(caller, undefined, false).environment, clientIp);
+    clientMetrics.report(withSdkVersion(body, headers), environmentOf(caller), clientIp);
     return { status: 200, body: undefined };
   },
 
   async registerFrontendClient({ body, headers }, { caller, clientMetrics, clientIp }) {
-    clientMetrics.register(withSdkVersion(body, headers), shapeOf(caller, undefined, false).environment, clientIp);
+    clientMetrics.register(withSdkVersion(body, headers), environmentOf(caller), clientIp);
     return { status: 200, body: undefined };
   },
 } satisfies Partial<Handlers>;
