@@ -187,6 +187,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/events/{featureName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every event of one flag
+         * @description Every event recorded for the flag, newest first, whichever project it was in at the time; events outlive
+         *     the flag, so a deleted flag's remain listed. A name no event mentions gives an empty list, as Unleash does.
+         */
+        get: operations["getFeatureEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/api-tokens": {
         parameters: {
             query?: never;
@@ -2407,6 +2428,16 @@ export interface components {
             /** @description Without `project`, the number of events ever recorded; with `project`, the number listed */
             totalEvents: number;
         };
+        /** @description Every event of one flag, newest first (Unleash's feature events answer). */
+        FeatureEventsEnvelope: {
+            /** @constant */
+            version: 1;
+            /** @description The flag asked for */
+            toggleName: string;
+            events: components["schemas"]["Event"][];
+            /** @description The number listed */
+            totalEvents: number;
+        };
         /**
          * @description The kind of an API token: `admin` for the whole admin API; `client` for the client API (what SDKs poll), scoped to one environment and some projects; `frontend` for the frontend API (`/api/frontend`, what browser and mobile SDKs call), scoped to one environment and some projects, and nothing else.
          * @enum {string}
@@ -2635,6 +2666,8 @@ export interface components {
             children: string[];
             /** @description Ordered by type, then value */
             tags: components["schemas"]["Tag"][];
+            /** @description The stage the flag is in now, with its completion status when completed; given by the one-flag read only */
+            lifecycle?: components["schemas"]["CurrentLifecycleStage"];
         };
         /** @description A flag's configuration in one environment: on or off, its strategies in evaluation order, and its variants. */
         FeatureEnvironment: {
@@ -4900,6 +4933,31 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventsEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getFeatureEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                featureName: components["parameters"]["FeatureName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag's events, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureEventsEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];

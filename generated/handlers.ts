@@ -120,6 +120,7 @@ export interface Handlers {
   getEvents: Handler<'getEvents'>;
   getFeature: Handler<'getFeature'>;
   getFeatureEnvironment: Handler<'getFeatureEnvironment'>;
+  getFeatureEvents: Handler<'getFeatureEvents'>;
   getFeatureLifecycle: Handler<'getFeatureLifecycle'>;
   getFeatureStrategies: Handler<'getFeatureStrategies'>;
   getFeatureStrategy: Handler<'getFeatureStrategy'>;

@@ -86,6 +86,7 @@ export const operationTable = {
   getEvents: {"method":"GET","path":"/api/admin/events","permissions":["ADMIN"],"public":false,"bodyMediaTypes":[]},
   getFeature: {"method":"GET","path":"/api/admin/projects/{projectId}/features/{featureName}","permissions":["NONE"],"public":false,"bodyMediaTypes":[]},
   getFeatureEnvironment: {"method":"GET","path":"/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}","permissions":["NONE"],"public":false,"bodyMediaTypes":[]},
+  getFeatureEvents: {"method":"GET","path":"/api/admin/events/{featureName}","permissions":["NONE"],"public":false,"bodyMediaTypes":[]},
   getFeatureLifecycle: {"method":"GET","path":"/api/admin/projects/{projectId}/features/{featureName}/lifecycle","permissions":["NONE"],"public":false,"bodyMediaTypes":[]},
   getFeatureStrategies: {"method":"GET","path":"/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies","permissions":["NONE"],"public":false,"bodyMediaTypes":[]},
   getFeatureStrategy: {"method":"GET","path":"/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}","permissions":["NONE"],"public":false,"bodyMediaTypes":[]},

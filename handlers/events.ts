@@ -35,4 +35,9 @@ export const eventHandlers = {
     ]);
     return { status: 200, body: { version: 1, events: rows.map(toEvent), totalEvents: total?.n ?? 0 } };
   },
+
+  async getFeatureEvents({ params }, { db }) {
+    const rows = await db.select().from(t.events).where(eq(t.events.featureName, params.featureName)).orderBy(desc(t.events.id));
+    return { status: 200, body: { version: 1, toggleName: params.featureName, events: rows.map(toEvent), totalEvents: rows.length } };
+  },
 } satisfies Partial<Handlers>;

@@ -9,7 +9,8 @@ import { authorize } from '../server/auth.js';
 import { assertMatchesSchema } from '../server/schema-check.js';
 import { describeFeature, describeFeatures, featureMetadata, requireActiveFeature, requireFeature, type FeatureRow } from './feature-view.js';
 import { applyJsonPatch } from './json-patch.js';
-import { enterStage, leaveStage } from './lifecycle.js';
+import { currentStages, enterStage, leaveStage } from './lifecycle.js';
+import { present } from './present.js';
 import { requireProject } from './lookups.js';
 import { tagFeature } from './tagging.js';
 
@@ -126,7 +127,8 @@ export const featureHandlers = {
   async getFeature({ params }, { db }) {
     await requireProject(db, params.projectId);
     const row = await requireActiveFeature(db, params.projectId, params.featureName);
-    return { status: 200, body: await describeFeature(db, row) };
+    const [feature, stages] = await Promise.all([describeFeature(db, row), currentStages(db, [row.name])]);
+    return { status: 200, body: { ...feature, ...present('lifecycle', stages.get(row.name)) } };
   },
 
   async createFeature({ params, body }, { caller, change }) {

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../db/schema.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { fixtures } from './support/fixtures.js';
+import { as, userWithSession } from './support/users.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -242,5 +244,90 @@ describe('events of one project', () => {
     await createTag('simple', 'quiet-tag');
     await flagsWithTags(['quiet-flag'], [{ type: 'simple', value: 'quiet-tag' }], 'quiet-project');
     expect(await ofProject('quiet-project')).toEqual({ version: 1, events: [], totalEvents: 0 });
+  });
+});
+
+describe('events of one flag', () => {
+  const { newProject, createFlag } = fixtures(() => app, (prefix) => `${prefix}-${++counter}`);
+  let counter = 0;
+
+  async function ofFlag(featureName: string) {
+    const { data, response } = await app.admin.GET('/api/admin/events/{featureName}', { params: { path: { featureName } } });
+    expect(response.status).toBe(200);
+    return data!;
+  }
+
+  async function toggle(featureName: string, on: boolean, projectId = 'default') {
+    const result = await app.admin.POST(`/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/${on ? 'on' : 'off'}`, {
+      params: { path: { projectId, featureName, environment: 'development' } },
+    });
+    expect(result.response.status).toBe(200);
+  }
+
+  it("lists the flag's events only, newest first, with its name as toggleName", async () => {
+    await createFlag('default', 'audited-flag');
+    await createFlag('default', 'audited-neighbour');
+    await toggle('audited-flag', true);
+    await toggle('audited-neighbour', true);
+    await toggle('audited-flag', false);
+
+    const body = await ofFlag('audited-flag');
+    expect(body).toMatchObject({ version: 1, toggleName: 'audited-flag', totalEvents: 4 });
+    // Turning on an environment without strategies adds the default one first.
+    expect(body.events.map((e) => e.type)).toEqual(['feature-environment-disabled', 'feature-environment-enabled', 'feature-strategy-add', 'feature-created']);
+    expectNewestFirst(body.events);
+    for (const event of body.events) {
+      expect(event.featureName).toBe('audited-flag');
+      expect(Object.keys(event).sort()).toEqual([...EVENT_FIELDS].sort());
+    }
+  });
+
+  it('keeps the events of the project a flag left, after it moved', async () => {
+    const from = await newProject('events-from');
+    const to = await newProject('events-to');
+    await createFlag(from, 'moving-flag');
+    const moved = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/changeProject', {
+      params: { path: { projectId: from, featureName: 'moving-flag' } },
+      body: { newProjectId: to },
+    });
+    expect(moved.response.status).toBe(200);
+    await toggle('moving-flag', true, to);
+
+    const body = await ofFlag('moving-flag');
+    expect(body.events.map((e) => [e.type, e.project])).toEqual([
+      ['feature-environment-enabled', to],
+      ['feature-strategy-add', to],
+      ['feature-project-change', to],
+      ['feature-created', from],
+    ]);
+  });
+
+  it("still lists a deleted flag's events, its deletion first", async () => {
+    await createFlag('default', 'short-lived-flag');
+    const archived = await app.admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}', {
+      params: { path: { projectId: 'default', featureName: 'short-lived-flag' } },
+    });
+    expect(archived.response.status).toBe(202);
+    const deleted = await app.admin.DELETE('/api/admin/archive/{featureName}', { params: { path: { featureName: 'short-lived-flag' } } });
+    expect(deleted.response.status).toBe(200);
+
+    const body = await ofFlag('short-lived-flag');
+    expect(body.events.map((e) => e.type)).toEqual(['feature-deleted', 'feature-archived', 'feature-created']);
+  });
+
+  it('answers an empty list for a name no event mentions', async () => {
+    expect(await ofFlag('never-a-flag')).toEqual({ version: 1, toggleName: 'never-a-flag', events: [], totalEvents: 0 });
+  });
+
+  it('is open to a Viewer, as reading the flag is', async () => {
+    await createFlag('default', 'viewed-flag');
+    const viewer = await userWithSession(app, 'Viewer');
+    const result = await call(app, 'GET', '/api/admin/events/viewed-flag', as(viewer));
+    expect(result.status).toBe(200);
+    expect((result.json as { events: { type: string }[] }).events.map((e) => e.type)).toEqual(['feature-created']);
+  });
+
+  it('needs a credential', async () => {
+    expectError(await call(app, 'GET', '/api/admin/events/viewed-flag', { token: null }), 401, 'AuthenticationRequired');
   });
 });

@@ -92,6 +92,12 @@ async function deleteArchived(featureName: string) {
 }
 
 /** The search result for exactly that flag, from the active flags or (archived) the archive; undefined when absent. */
+async function flag(projectId: string, featureName: string) {
+  const result = await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: { projectId, featureName } } });
+  expect(result.response.status).toBe(200);
+  return result.data!;
+}
+
 async function searched(featureName: string, archived = false) {
   const result = await app.admin.GET('/api/admin/search/features', {
     params: { query: { query: featureName, ...(archived && { archived: 'IS:true' as const }), limit: '1000' } },
@@ -195,6 +201,15 @@ describe('lifecycle: complete', () => {
     expect(read.map((s) => s.stage)).toEqual(['initial', 'completed']);
     const found = await searched(name);
     expect(found?.lifecycle).toEqual({ stage: 'completed', status: 'kept', statusValue: 'variantA', enteredStageAt: read[1]!.enteredStageAt });
+  });
+
+  it("the flag's own read carries its current stage with status and statusValue", async () => {
+    const { project, name } = await newFlag();
+    await complete(project, name, { status: 'kept', statusValue: 'variantA' });
+    const read = await lifecycle(project, name);
+    expect((await flag(project, name)).lifecycle).toEqual({ stage: 'completed', status: 'kept', statusValue: 'variantA', enteredStageAt: read[1]!.enteredStageAt });
+    await uncomplete(project, name);
+    expect((await flag(project, name)).lifecycle).toEqual({ stage: 'initial', enteredStageAt: read[0]!.enteredStageAt });
   });
 
   it('a completion without statusValue carries only the status', async () => {

@@ -12,6 +12,7 @@ import { FlagTags } from '../components/flag/flag-tags';
 import { FlagUsage } from '../components/flag/flag-usage';
 import { VariantsEditor } from '../components/flag/variants-editor';
 import { CompleteFlag } from '../components/flag/complete-flag';
+import { describeStage } from '../lib/lifecycle.js';
 import { Page } from '../components/page';
 import { useSession } from '../session';
 
@@ -25,10 +26,6 @@ export default function Flag() {
   const flag = useQuery({
     queryKey: ['flag', projectId, featureName],
     queryFn: () => ok(api.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path } })),
-  });
-  const lifecycle = useQuery({
-    queryKey: ['flag', projectId, featureName, 'lifecycle'],
-    queryFn: () => ok(api.GET('/api/admin/projects/{projectId}/features/{featureName}/lifecycle', { params: { path } })),
   });
   const scope = { project: projectId };
 
@@ -50,7 +47,6 @@ export default function Flag() {
   if (flag.isPending) return <PageLoader />;
   if (flag.isError) return <QueryError error={flag.error} />;
   const f = flag.data;
-  const stage = lifecycle.data?.at(-1)?.stage;
   const tab = params.get('tab') ?? 'environments';
 
   return (
@@ -59,7 +55,7 @@ export default function Flag() {
       description={f.description || undefined}
       actions={
         <Group gap="xs">
-          {session.can('completeFeature', scope) && <CompleteFlag project={f.project} feature={f.name} completed={stage === 'completed'} />}
+          {session.can('completeFeature', scope) && <CompleteFlag project={f.project} feature={f.name} completed={f.lifecycle?.stage === 'completed'} />}
           {session.can('archiveFeature', scope) && (
             <ConfirmButton label="Archive" leftSection={<IconArchive size={16} />} title={`Archive ${f.name}?`} onConfirm={() => archive.mutateAsync()}>
               SDKs stop seeing the flag at once. It can be revived from the archive.
@@ -76,9 +72,9 @@ export default function Flag() {
           </Anchor>
         </Text>
         <Text size="sm">Type {f.type}</Text>
-        {stage && (
-          <Badge variant="light" tt="none">
-            {stage}
+        {f.lifecycle && (
+          <Badge variant="light" tt="none" aria-label="Lifecycle stage">
+            {describeStage(f.lifecycle)}
           </Badge>
         )}
         {session.can('patchFeature', scope) ? (
@@ -104,7 +100,7 @@ export default function Flag() {
           <Tabs.Tab value="environments">Environments</Tabs.Tab>
           <Tabs.Tab value="variants">Variants</Tabs.Tab>
           <Tabs.Tab value="usage">Usage</Tabs.Tab>
-          {session.can('getEvents') && <Tabs.Tab value="events">Events</Tabs.Tab>}
+          {session.can('getFeatureEvents') && <Tabs.Tab value="events">Events</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="environments" pt="md">
           <SimpleGrid cols={{ base: 1, lg: 2 }}>
@@ -121,9 +117,9 @@ export default function Flag() {
         <Tabs.Panel value="usage" pt="md">
           <FlagUsage feature={f.name} environments={f.environments.map((e) => e.name)} />
         </Tabs.Panel>
-        {session.can('getEvents') && (
+        {session.can('getFeatureEvents') && (
           <Tabs.Panel value="events" pt="md">
-            <FlagEvents project={f.project} feature={f.name} />
+            <FlagEvents feature={f.name} />
           </Tabs.Panel>
         )}
       </Tabs>

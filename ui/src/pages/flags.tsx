@@ -8,6 +8,7 @@ import { api, ok } from '../api';
 import { Empty, PageLoader, QueryError } from '../components/feedback';
 import { Page } from '../components/page';
 import { CreateFlag } from '../components/create-flag';
+import { describeStage } from '../lib/lifecycle.js';
 import { flagStates, pageCount, PAGE_SIZE, readListState, searchQuery, writeListState, type FlagListState } from '../lib/flag-search.js';
 import { optionsOf, useFeatureTypes, useProjects, useTags } from '../queries';
 import { flagPath } from '../paths';
@@ -118,7 +119,7 @@ export default function Flags() {
                       ))}
                     </Group>
                   </Table.Td>
-                  <Table.Td>{flag.lifecycle?.stage ?? ''}</Table.Td>
+                  <Table.Td>{flag.lifecycle ? describeStage(flag.lifecycle) : ''}</Table.Td>
                   <Table.Td>{new Date(flag.createdAt).toLocaleDateString()}</Table.Td>
                 </Table.Tr>
               ))}

@@ -1,18 +1,28 @@
 import { Button, Radio, Group, TextInput } from '@mantine/core';
-import { IconCircleCheck } from '@tabler/icons-react';
+import { IconArrowBackUp, IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { api, ok } from '../../api';
 import { useChange } from '../../queries';
+import { ConfirmButton } from '../feedback';
 import { FormDialog } from '../forms';
 
-/** The lifecycle's "complete": whether the feature was kept or discarded, and optionally what was kept. */
+/** The lifecycle's "complete": whether the feature was kept or discarded, and optionally what was kept; undone in place. */
 export function CompleteFlag({ project, feature, completed }: { project: string; feature: string; completed: boolean }) {
   const [open, setOpen] = useState(false);
+  const uncomplete = useChange(
+    () => ok(api.POST('/api/admin/projects/{projectId}/features/{featureName}/lifecycle/uncomplete', { params: { path: { projectId: project, featureName: feature } } })),
+    ['flag', project, feature],
+  );
   return (
     <>
       <Button variant="light" leftSection={<IconCircleCheck size={16} />} onClick={() => setOpen(true)}>
         {completed ? 'Change completion' : 'Complete'}
       </Button>
+      {completed && (
+        <ConfirmButton label="Undo completion" color="gray" leftSection={<IconArrowBackUp size={16} />} title={`Undo the completion of ${feature}?`} onConfirm={() => uncomplete.mutateAsync(undefined)}>
+          The flag goes back to the stage it was in before it was completed.
+        </ConfirmButton>
+      )}
       {open && <CompleteDialog project={project} feature={feature} onClose={() => setOpen(false)} />}
     </>
   );

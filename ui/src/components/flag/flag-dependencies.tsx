@@ -6,6 +6,7 @@ import { api, ok } from '../../api';
 import { AddPopover } from '../forms';
 
 type Dependency = components['schemas']['Dependency'];
+type Feature = components['schemas']['Feature'];
 
 const describe = (d: Dependency) => `${d.feature}${d.enabled ? '' : ' (off)'}${d.variants?.length ? `: ${d.variants.join(', ')}` : ''}`;
 
@@ -43,6 +44,13 @@ function AddDependency({ project, feature, onAdded }: { project: string; feature
   const [parent, setParent] = useState<string | null>(null);
   const [enabled, setEnabled] = useState(true);
   const [variants, setVariants] = useState<string[]>([]);
+  // The project's flags, read only once the form is open: the parents to choose from and their variants.
+  const flags = useQuery({
+    queryKey: ['project-features', project],
+    queryFn: async () => (await ok(api.GET('/api/admin/projects/{projectId}/features', { params: { path: { projectId: project } } }))).features,
+  });
+  const parents = (flags.data ?? []).filter((f) => f.name !== feature);
+  const parentVariants = variantNamesOf(parents.find((f) => f.name === parent));
   const add = useMutation({
     mutationFn: (name: string) =>
       ok(
@@ -59,19 +67,22 @@ function AddDependency({ project, feature, onAdded }: { project: string; feature
   });
   return (
     <AddPopover label="Add dependency" width={260} disabled={!parent} onSubmit={async () => parent && (await add.mutateAsync(parent))}>
-      <ParentSelect project={project} feature={feature} value={parent} onChange={setParent} />
+      <Select label="Parent flag" searchable data={parents.map((f) => f.name)} value={parent} onChange={setParent} comboboxProps={{ withinPortal: false }} required />
       <Switch label="Parent must be on" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
-      {enabled && <TagsInput label="Parent variants" description="Any variant when empty" value={variants} onChange={setVariants} comboboxProps={{ withinPortal: false }} />}
+      {enabled && (
+        <TagsInput
+          label="Parent variants"
+          description="Any variant when empty"
+          data={parentVariants}
+          value={variants}
+          onChange={setVariants}
+          comboboxProps={{ withinPortal: false }}
+        />
+      )}
     </AddPopover>
   );
 }
 
-/** The project's other flags, read only once the form is open. */
-function ParentSelect({ project, feature, value, onChange }: { project: string; feature: string; value: string | null; onChange: (value: string | null) => void }) {
-  const flags = useQuery({
-    queryKey: ['project-features', project],
-    queryFn: async () => (await ok(api.GET('/api/admin/projects/{projectId}/features', { params: { path: { projectId: project } } }))).features,
-  });
-  const names = (flags.data ?? []).map((f) => f.name).filter((name) => name !== feature);
-  return <Select label="Parent flag" searchable data={names} value={value} onChange={onChange} comboboxProps={{ withinPortal: false }} required />;
-}
+/** The variant names a flag has in any environment, its own or its strategies', to suggest as parent variants. */
+const variantNamesOf = (flag: Feature | undefined) =>
+  [...new Set((flag?.environments ?? []).flatMap((e) => [...e.variants, ...e.strategies.flatMap((s) => s.variants ?? [])].map((v) => v.name)))].sort();

@@ -4,15 +4,11 @@ import type { components } from '../../../../generated/api.js';
 import { api, ok } from '../../api';
 import { Loaded } from '../feedback';
 
-/**
- * What happened to a flag. The contract lists events per project only (GET /api/admin/events?project=), so the
- * project's events are read and this flag's kept.
- */
-export function FlagEvents({ project, feature }: { project: string; feature: string }) {
+/** What happened to a flag, in whichever project it was at the time. */
+export function FlagEvents({ feature }: { feature: string }) {
   const events = useQuery({
-    queryKey: ['events', project],
-    queryFn: async () => (await ok(api.GET('/api/admin/events', { params: { query: { project } } }))).events,
-    select: (events) => events.filter((e) => e.featureName === feature),
+    queryKey: ['events', 'flag', feature],
+    queryFn: async () => (await ok(api.GET('/api/admin/events/{featureName}', { params: { path: { featureName: feature } } }))).events,
   });
   return (
     <Loaded query={events} empty="No events." isEmpty={(data) => data.length === 0}>
