@@ -1,8 +1,9 @@
-import { Checkbox, TagsInput, Textarea, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { Group } from '@mantine/core';
 import { api, ok } from '../api';
+import { ContextFieldDialog } from '../components/context-field-form';
+import { DialogButton } from '../components/dialog-button';
 import { ConfirmButton } from '../components/feedback';
-import { FormDialog, NewButton } from '../components/forms';
+import { NewButton } from '../components/forms';
 import { ListTable } from '../components/list';
 import { Page } from '../components/page';
 import { useChange, useContextFields } from '../queries';
@@ -16,7 +17,7 @@ export default function ContextFields() {
     <Page
       title="Context fields"
       description="What SDKs tell about a request, for constraints to test."
-      actions={<NewButton label="New context field" allowed={session.can('createContextField')} dialog={(close) => <CreateField onClose={close} />} />}
+      actions={<NewButton label="New context field" allowed={session.can('createContextField')} dialog={(close) => <ContextFieldDialog onClose={close} />} />}
     >
       <ListTable
         label="Context fields"
@@ -31,39 +32,19 @@ export default function ContextFields() {
           { label: 'Used by flags', cell: (f) => f.usedInFeatures ?? 0 },
           {
             label: 'Actions',
-            cell: (f) =>
-              session.can('deleteContextField') && (
-                <ConfirmButton label="Delete" size="xs" title={`Delete ${f.name}?`} onConfirm={() => remove.mutateAsync(f.name)}>
-                  Constraints on {f.name} stop matching anything SDKs send.
-                </ConfirmButton>
-              ),
+            cell: (f) => (
+              <Group gap="xs" wrap="nowrap">
+                {session.can('updateContextField') && <DialogButton label="Edit" ariaLabel={`Edit ${f.name}`} dialog={(close) => <ContextFieldDialog field={f} onClose={close} />} />}
+                {session.can('deleteContextField') && (
+                  <ConfirmButton label="Delete" size="xs" title={`Delete ${f.name}?`} onConfirm={() => remove.mutateAsync(f.name)}>
+                    Constraints on {f.name} stop matching anything SDKs send.
+                  </ConfirmButton>
+                )}
+              </Group>
+            ),
           },
         ]}
       />
     </Page>
-  );
-}
-
-function CreateField({ onClose }: { onClose: () => void }) {
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [stickiness, setStickiness] = useState(false);
-  const [legalValues, setLegalValues] = useState<string[]>([]);
-  const create = useChange(
-    () =>
-      ok(
-        api.POST('/api/admin/context', {
-          body: { name: name.trim(), description: description.trim() || null, stickiness, legalValues: legalValues.map((value) => ({ value })) },
-        }),
-      ),
-    ['context-fields'],
-  );
-  return (
-    <FormDialog title="New context field" submitLabel="Create context field" onClose={onClose} onSubmit={() => create.mutateAsync()}>
-      <TextInput label="Name" required data-autofocus value={name} onChange={(e) => setName(e.currentTarget.value)} />
-      <Textarea label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
-      <TagsInput label="Legal values" description="Optional: the values constraints choose from" value={legalValues} onChange={setLegalValues} acceptValueOnBlur />
-      <Checkbox label="Can be used for stickiness" checked={stickiness} onChange={(e) => setStickiness(e.currentTarget.checked)} />
-    </FormDialog>
   );
 }

@@ -1,13 +1,13 @@
-import { Select, Stack, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { Group, Stack, Text } from '@mantine/core';
 import { api, ok } from '../api';
+import { DialogButton } from '../components/dialog-button';
 import { ConfirmButton } from '../components/feedback';
-import { ConstraintEditor } from '../components/flag/constraint-editor';
-import { FormDialog, NewButton } from '../components/forms';
+import { NewButton } from '../components/forms';
 import { ListTable } from '../components/list';
 import { Page } from '../components/page';
-import { constraintBody, constraintProblem, describeConstraint, type Constraint } from '../lib/constraints.js';
-import { useChange, useProjects, useSegments } from '../queries';
+import { SegmentDialog } from '../components/segment-form';
+import { describeConstraint } from '../lib/constraints.js';
+import { useChange, useSegments } from '../queries';
 import { useSession } from '../session';
 
 export default function Segments() {
@@ -18,7 +18,7 @@ export default function Segments() {
     <Page
       title="Segments"
       description="Sets of constraints that strategies of any flag can share."
-      actions={<NewButton label="New segment" allowed={session.canSomewhere('createSegment')} dialog={(close) => <CreateSegment onClose={close} />} />}
+      actions={<NewButton label="New segment" allowed={session.canSomewhere('createSegment')} dialog={(close) => <SegmentDialog onClose={close} />} />}
     >
       <ListTable
         label="Segments"
@@ -27,6 +27,7 @@ export default function Segments() {
         empty="No segments."
         columns={[
           { label: 'Name', cell: (s) => <strong>{s.name}</strong> },
+          { label: 'Description', cell: (s) => s.description },
           { label: 'Project', cell: (s) => s.project ?? 'all' },
           {
             label: 'Constraints',
@@ -43,37 +44,21 @@ export default function Segments() {
           { label: 'Used by strategies', cell: (s) => s.usedInFeatures },
           {
             label: 'Actions',
-            cell: (s) =>
-              session.can('deleteSegment', { project: s.project ?? undefined }) && (
-                <ConfirmButton label="Delete" size="xs" title={`Delete ${s.name}?`} onConfirm={() => remove.mutateAsync(s.id)}>
-                  A segment can be deleted once no strategy uses it.
-                </ConfirmButton>
-              ),
+            cell: (s) => (
+              <Group gap="xs" wrap="nowrap">
+                {session.can('updateSegment', { project: s.project ?? undefined }) && (
+                  <DialogButton label="Edit" ariaLabel={`Edit ${s.name}`} dialog={(close) => <SegmentDialog segment={s} onClose={close} />} />
+                )}
+                {session.can('deleteSegment', { project: s.project ?? undefined }) && (
+                  <ConfirmButton label="Delete" size="xs" title={`Delete ${s.name}?`} onConfirm={() => remove.mutateAsync(s.id)}>
+                    A segment can be deleted once no strategy uses it.
+                  </ConfirmButton>
+                )}
+              </Group>
+            ),
           },
         ]}
       />
     </Page>
-  );
-}
-
-function CreateSegment({ onClose }: { onClose: () => void }) {
-  const projects = useProjects();
-  const [name, setName] = useState('');
-  const [project, setProject] = useState<string | null>(null);
-  const [constraints, setConstraints] = useState<Constraint[]>([]);
-  const create = useChange(() => ok(api.POST('/api/admin/segments', { body: { name: name.trim(), project, constraints: constraints.map(constraintBody) } })), ['segments']);
-  return (
-    <FormDialog
-      title="New segment"
-      submitLabel="Create segment"
-      size="56rem"
-      onClose={onClose}
-      onSubmit={() => create.mutateAsync()}
-      disabled={constraints.some((c) => constraintProblem(c) !== undefined)}
-    >
-      <TextInput label="Name" required data-autofocus value={name} onChange={(e) => setName(e.currentTarget.value)} />
-      <Select label="Project" placeholder="Every project" clearable data={(projects.data ?? []).map((p) => p.id)} value={project} onChange={setProject} />
-      <ConstraintEditor constraints={constraints} onChange={setConstraints} />
-    </FormDialog>
   );
 }

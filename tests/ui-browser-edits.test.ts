@@ -1,0 +1,183 @@
+// Editing in the admin UI, in Debian's Chromium against the service on the embedded database: a segment, a context
+// field and a user changed through their Edit dialogs (and a user's password set), each change read back through
+// the API; a change the service refuses says why and leaves the dialog open; axe-core on every edit dialog.
+// Runs on PGlite only (vitest.config.ts excludes tests/ui-*.test.ts from the PostgreSQL run).
+import type { Browser, Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, startTestApp, type TestApp } from './support/app.js';
+import { expectAccessible, launchBrowser, newContext, screenshot, signIn } from './support/browser.js';
+import { adminJson } from './support/fixtures.js';
+import { buildUiIfStale } from './support/ui-build.js';
+import { USER_PASSWORD } from './support/users.js';
+
+let app: TestApp;
+let browser: Browser;
+let admin: Page;
+
+async function createUser(body: { username: string; rootRole: string; name?: string }): Promise<number> {
+  return (await adminJson(app, 'POST', '/api/admin/user-admin', { password: USER_PASSWORD, ...body })).id;
+}
+
+/** A page signed in as `username`, in a browser profile of its own. */
+async function signedIn(username: string, password = USER_PASSWORD): Promise<Page> {
+  const page = await (await newContext(browser, app.url)).newPage();
+  page.setDefaultTimeout(10_000);
+  await signIn(page, username, password);
+  return page;
+}
+
+/** Loads a page afresh (nothing cached from before the test's own API calls) and waits until its data has loaded. */
+async function visit(page: Page, path: string, heading: string) {
+  await page.goto(path);
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  await page.getByLabel('Loading').waitFor({ state: 'detached' });
+}
+
+/** Clicks the row's button and answers the dialog it opens. */
+async function openDialog(page: Page, button: string, title: string): Promise<Locator> {
+  await page.getByRole('button', { name: button, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: title });
+  await dialog.waitFor();
+  return dialog;
+}
+
+/** Submits the dialog and waits for it to close (the service took the change). */
+async function save(dialog: Locator, label: string) {
+  await dialog.getByRole('button', { name: label }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+beforeAll(async () => {
+  buildUiIfStale();
+  browser = await launchBrowser();
+  app = await startTestApp();
+  await createUser({ username: 'alice', rootRole: 'Admin' });
+  admin = await signedIn('alice');
+}, 240_000);
+
+describe('an admin edits in the browser', () => {
+  it('renames a segment and adds a constraint to it, and the service stores both', async () => {
+    const segment = await adminJson(app, 'POST', '/api/admin/segments', { name: 'beta-testers', constraints: [{ contextName: 'userId', operator: 'IN', values: ['a'] }] });
+    await visit(admin, '/segments', 'Segments');
+    const dialog = await openDialog(admin, 'Edit beta-testers', 'Edit segment beta-testers');
+    expect(await dialog.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).toBe('beta-testers');
+    await dialog.getByRole('group', { name: 'Constraint 1' }).getByText('a', { exact: true }).waitFor();
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('beta-users');
+    await dialog.getByRole('textbox', { name: 'Description' }).fill('Users who joined the beta');
+    await dialog.getByRole('button', { name: 'Add constraint' }).click();
+    const added = dialog.getByRole('group', { name: 'Constraint 2' });
+    await added.getByRole('combobox', { name: 'Context field' }).click();
+    await admin.getByRole('option', { name: 'appName' }).click();
+    await added.getByLabel('Values').fill('web');
+    await added.getByLabel('Values').press('Enter');
+    await expectAccessible(admin, 'the edit segment dialog');
+    await screenshot(admin, 'edit-segment');
+    await save(dialog, 'Save segment');
+    await admin.getByRole('table', { name: 'Segments' }).getByText('appName is one of web').waitFor();
+    expect(await adminJson(app, 'GET', `/api/admin/segments/${segment.id}`)).toMatchObject({
+      name: 'beta-users',
+      description: 'Users who joined the beta',
+      project: null,
+      constraints: [
+        { contextName: 'userId', operator: 'IN', values: ['a'] },
+        { contextName: 'appName', operator: 'IN', values: ['web'] },
+      ],
+    });
+  });
+
+  it("shows the service's message when a segment is renamed to another segment's name, and keeps the dialog open", async () => {
+    await adminJson(app, 'POST', '/api/admin/segments', { name: 'internal', constraints: [] });
+    await visit(admin, '/segments', 'Segments');
+    const dialog = await openDialog(admin, 'Edit beta-users', 'Edit segment beta-users');
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('internal');
+    await dialog.getByRole('button', { name: 'Save segment' }).click();
+    await admin.getByText('A segment named "internal" already exists.').waitFor();
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await dialog.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).toBe('internal');
+    const names = (await adminJson(app, 'GET', '/api/admin/segments')).segments.map((s: { name: string }) => s.name);
+    expect(names).toEqual(['beta-users', 'internal']);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it("changes a context field's description and legal values, adding one and removing one", async () => {
+    await adminJson(app, 'POST', '/api/admin/context', {
+      name: 'country',
+      legalValues: [{ value: 'NO', description: 'Norway' }, { value: 'SE' }],
+    });
+    await visit(admin, '/context-fields', 'Context fields');
+    const dialog = await openDialog(admin, 'Edit country', 'Edit context field country');
+    expect(await dialog.getByRole('textbox', { name: 'Name', exact: true }).getAttribute('readonly')).not.toBeNull();
+    expect(await dialog.getByRole('textbox', { name: 'Description of legal value 1' }).inputValue()).toBe('Norway');
+    await dialog.getByRole('textbox', { name: 'Description', exact: true }).fill("The user's country");
+    await dialog.getByRole('button', { name: 'Remove legal value SE' }).click();
+    await dialog.getByRole('button', { name: 'Add legal value' }).click();
+    await dialog.getByRole('textbox', { name: 'Legal value 2', exact: true }).fill('DK');
+    await dialog.getByRole('textbox', { name: 'Description of legal value 2' }).fill('Denmark');
+    await expectAccessible(admin, 'the edit context field dialog');
+    await save(dialog, 'Save context field');
+    await admin.getByRole('table', { name: 'Context fields' }).getByText('NO, DK').waitFor();
+    expect(await adminJson(app, 'GET', '/api/admin/context/country')).toMatchObject({
+      name: 'country',
+      description: "The user's country",
+      stickiness: false,
+      legalValues: [
+        { value: 'NO', description: 'Norway' },
+        { value: 'DK', description: 'Denmark' },
+      ],
+    });
+  });
+
+  it("changes a user's name and root role", async () => {
+    const id = await createUser({ username: 'uma', rootRole: 'Viewer' });
+    const { rootRoles } = await adminJson(app, 'GET', '/api/admin/user-admin');
+    const editor = rootRoles.find((r: { name: string }) => r.name === 'Editor');
+    await visit(admin, '/users', 'Users');
+    const dialog = await openDialog(admin, 'Edit uma', 'Edit user uma');
+    expect(await dialog.getByRole('textbox', { name: 'Username' }).inputValue()).toBe('uma');
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Uma Lind');
+    await dialog.getByRole('combobox', { name: 'Root role' }).click();
+    await admin.getByRole('option', { name: 'Editor' }).click();
+    await expectAccessible(admin, 'the edit user dialog');
+    await save(dialog, 'Save user');
+    await admin.getByRole('table', { name: 'Users' }).getByText('Uma Lind').waitFor();
+    expect(await adminJson(app, 'GET', `/api/admin/user-admin/${id}`)).toMatchObject({ id, username: 'uma', name: 'Uma Lind', rootRole: editor.id });
+  });
+
+  it('sets a user password, with which they sign in (and no longer with the old one)', async () => {
+    const newPassword = 'Another-Horse-77';
+    await visit(admin, '/users', 'Users');
+    const dialog = await openDialog(admin, 'Set password for Uma Lind', 'Set password for Uma Lind');
+    await dialog.getByLabel('New password').fill(newPassword);
+    await expectAccessible(admin, 'the set password dialog');
+    await save(dialog, 'Set password');
+    const login = (password: string) => call(app, 'POST', '/auth/simple/login', { token: null, body: { username: 'uma', password } });
+    expect((await login(USER_PASSWORD)).status).toBe(401);
+    const uma = await signedIn('uma', newPassword);
+    // Signed in as an Editor: she may create flags.
+    await uma.getByRole('button', { name: 'New flag' }).waitFor();
+  });
+
+  it("shows the service's message when a password is refused, and keeps the dialog open", async () => {
+    await visit(admin, '/users', 'Users');
+    const dialog = await openDialog(admin, 'Set password for Uma Lind', 'Set password for Uma Lind');
+    await dialog.getByLabel('New password').fill('short');
+    await dialog.getByRole('button', { name: 'Set password' }).click();
+    await admin.getByText('password: a password needs at least 10 characters.').waitFor();
+    expect(await dialog.isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+});
+
+describe('what a user may not change is not offered', () => {
+  it('shows a Viewer segments and context fields without Edit buttons', async () => {
+    await adminJson(app, 'POST', '/api/admin/segments', { name: 'viewed-segment', constraints: [] });
+    await createUser({ username: 'victor', rootRole: 'Viewer' });
+    const page = await signedIn('victor');
+    for (const [path, heading] of [['/segments', 'Segments'], ['/context-fields', 'Context fields']] as const) {
+      await visit(page, path, heading);
+      await page.getByRole('table', { name: heading }).waitFor();
+      expect(await page.getByRole('button', { name: /^Edit / }).count(), heading).toBe(0);
+    }
+  });
+});
