@@ -12,7 +12,8 @@
 //   node scripts/build-if-stale.mjs --built    records a finished build (the `postbuild` script)
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,6 +21,10 @@ import { fileURLToPath } from 'node:url';
 const STAMP = path.join('dist', '.built');
 /** What the service starts from: without it there is nothing to run, whatever the stamp says. */
 const ENTRY = path.join('dist', 'server', 'main.js');
+/** Held while one build runs: builds asked for together (test files, two starts) run one after the other. */
+const LOCK = path.join('dist', '.building');
+/** A lock without its owner's pid this long is one whose owner died before writing it. */
+const ORPHANED_LOCK_MS = 10_000;
 /** What the admin UI is served from, when the project has one (tsconfig.ui.json). */
 const UI_ENTRY = path.join('dist', 'ui', 'index.html');
 /**
@@ -130,15 +135,60 @@ async function main() {
     return;
   }
   if (!state.stale) return;
+  await whileLocked(root, () => build(root, mode));
+}
+
+const isRunning = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+};
+
+/** Runs `work` holding the build lock, waiting while another process holds it; a dead owner's lock is taken over. */
+async function whileLocked(root, work) {
+  const lock = path.join(root, LOCK);
+  mkdirSync(path.dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+    let owner;
+    try {
+      owner = Number(readFileSync(path.join(lock, 'pid'), 'utf8'));
+    } catch {
+      owner = undefined;
+    }
+    const orphaned = owner ? !isRunning(owner) : Date.now() - (mtimeOf(lock) ?? Date.now()) > ORPHANED_LOCK_MS;
+    if (orphaned) rmSync(lock, { recursive: true, force: true });
+    else await sleep(200);
+  }
+  writeFileSync(path.join(lock, 'pid'), String(process.pid));
+  try {
+    await work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+async function build(root, mode) {
+  // Another process may have built while this one waited for the lock.
+  const state = buildState(root);
+  if (!state.stale) return;
   console.log(`Building the service: ${state.reason}.`);
   const started = Date.now();
   // Through npm so that whatever "build" is (and its hooks) runs: the npm that started us when it is npm itself
   // (npx and other package managers set npm_execpath too).
   const npm = /npm-cli\.[cm]?js$/.test(process.env.npm_execpath ?? '') ? process.env.npm_execpath : undefined;
-  const build = npm
+  const result = npm
     ? spawnSync(process.execPath, [npm, 'run', 'build'], { cwd: root, stdio: 'inherit' })
     : spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
-  if (build.status === 0) {
+  if (result.status === 0) {
     // The `postbuild` script has usually recorded it already; the stamp then only takes the start time.
     const stamp = path.join(root, STAMP);
     if ((mtimeOf(stamp) ?? -Infinity) >= started) utimesSync(stamp, started / 1000, started / 1000);
@@ -149,7 +199,7 @@ async function main() {
     console.warn('The build failed; `npm start` will try again and show why.');
     return;
   }
-  process.exitCode = build.status ?? 1;
+  process.exitCode = result.status ?? 1;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,6 +38,13 @@ function run(...args: string[]) {
   const { npm_execpath: _ignored, ...env } = process.env;
   const result = spawnSync(process.execPath, [path.join(root, 'scripts', 'build-if-stale.mjs'), ...args], { cwd: root, env, encoding: 'utf8' });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+/** `run()` without blocking, for runs that overlap; answers the exit status. */
+function runAsync(): Promise<number | null> {
+  const { npm_execpath: _ignored, ...env } = process.env;
+  const child = spawn(process.execPath, [path.join(root, 'scripts', 'build-if-stale.mjs')], { cwd: root, env, stdio: 'ignore' });
+  return new Promise((resolve) => child.on('exit', resolve));
 }
 
 /** Moves the last build 30 s back (the other inputs are a minute old) and rewrites `file` now, after it. */
@@ -126,6 +133,28 @@ describe('npm start compiles only when the sources changed', () => {
     expect(prepare.status).toBe(0);
     expect(prepare.output).toContain('The build failed');
     expect(run('--check').status).toBe(1);
+  });
+});
+
+describe('builds asked for at the same time', () => {
+  /** A build that takes a second, so that the runs overlap. */
+  const slowBuild = `node -e "const fs=require('fs');fs.appendFileSync('builds','x');Atomics.wait(new Int32Array(new SharedArrayBuffer(4)),0,0,1000);fs.mkdirSync('dist/server',{recursive:true});fs.writeFileSync('dist/server/main.js','')"`;
+
+  it('build once: the runs that waited find dist/ up to date', async () => {
+    await rm(root, { recursive: true, force: true });
+    await makeProject(slowBuild);
+    const results = await Promise.all([runAsync(), runAsync(), runAsync()]);
+    expect(results).toEqual([0, 0, 0]);
+    expect(await builds()).toBe(1);
+    expect(run('--check').status).toBe(0);
+  });
+
+  it('take over the lock of a build whose process died', async () => {
+    await mkdir(path.join(root, 'dist', '.building'), { recursive: true });
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    await writeFile(path.join(root, 'dist', '.building', 'pid'), dead.stdout);
+    expect(run().status).toBe(0);
+    expect(await builds()).toBe(1);
   });
 });
 

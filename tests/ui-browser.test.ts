@@ -1,7 +1,6 @@
 // The admin UI in Debian's Chromium, against the service on the embedded database: the flows of issue 18, an
 // axe-core check of every page visited, and screenshots into reports/ui/. Runs on PGlite only (vitest.config.ts).
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -10,6 +9,7 @@ import { call, startTestApp, type TestApp } from './support/app.js';
 import { expectAccessible, launchBrowser, newContext, screenshot, signIn } from './support/browser.js';
 import { adminJson, newApiToken, until } from './support/fixtures.js';
 import { metrics } from './support/sdk-reports.js';
+import { buildUiIfStale } from './support/ui-build.js';
 import { USER_PASSWORD } from './support/users.js';
 
 const FLAG = 'checkout-redesign';
@@ -45,11 +45,7 @@ async function visit(page: Page, link: string, heading = link) {
 }
 
 beforeAll(async () => {
-  // The UI is built by `npm run build` (the `prepare` of every install); built again here only when its sources changed.
-  // NODE_ENV as an install has it (vitest sets `test`, with which Vite would bundle React's development build).
-  const build = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
-  expect(build.status, `${build.stdout}${build.stderr}`).toBe(0);
-  expect(existsSync('dist/ui/index.html'), 'dist/ui was not built').toBe(true);
+  buildUiIfStale();
   browser = await launchBrowser();
   app = await startTestApp();
   clientToken = await newApiToken(app, { type: 'client', environment: 'development' });
