@@ -19,6 +19,7 @@ export const router = createBrowserRouter([
       { path: 'projects/:projectId/features/:featureName', lazy: page(() => import('./pages/flag')) },
       { path: 'api-tokens', lazy: page(() => import('./pages/api-tokens')) },
       { path: 'projects', lazy: page(() => import('./pages/projects')) },
+      { path: 'projects/:projectId/members', lazy: page(() => import('./pages/project-members')) },
       { path: 'environments', lazy: page(() => import('./pages/environments')) },
       { path: 'segments', lazy: page(() => import('./pages/segments')) },
       { path: 'context-fields', lazy: page(() => import('./pages/context-fields')) },

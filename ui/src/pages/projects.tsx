@@ -1,4 +1,4 @@
-import { Anchor, Textarea, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, ok } from '../api';
@@ -39,13 +39,18 @@ export default function Projects() {
           { label: 'Health', cell: (p) => `${p.health} %` },
           {
             label: 'Actions',
-            cell: (p) =>
-              session.can('deleteProject', { project: p.id }) &&
-              p.id !== 'default' && (
-                <ConfirmButton label="Delete" size="xs" title={`Delete ${p.name}?`} onConfirm={() => remove.mutateAsync(p.id)}>
-                  A project can be deleted once it has no flags left, archived ones included.
-                </ConfirmButton>
-              ),
+            cell: (p) => (
+              <Group gap="xs" wrap="nowrap">
+                <Button component={Link} to={`/projects/${encodeURIComponent(p.id)}/members`} size="xs" variant="light" aria-label={`Members of ${p.name}`}>
+                  Members
+                </Button>
+                {session.can('deleteProject', { project: p.id }) && p.id !== 'default' && (
+                  <ConfirmButton label="Delete" size="xs" title={`Delete ${p.name}?`} onConfirm={() => remove.mutateAsync(p.id)}>
+                    A project can be deleted once it has no flags left, archived ones included.
+                  </ConfirmButton>
+                )}
+              </Group>
+            ),
           },
         ]}
       />

@@ -1,0 +1,198 @@
+// A project's members in the admin UI, in Debian's Chromium against the service on the embedded database: users
+// and groups given project roles, their roles changed and taken away, each change read back through the API; what
+// a Viewer and a project Owner are offered. Runs on PGlite only (vitest.config.ts excludes tests/ui-* elsewhere).
+import { spawnSync } from 'node:child_process';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './support/app.js';
+import { expectAccessible, launchBrowser, newContext, screenshot, signIn } from './support/browser.js';
+import { adminJson } from './support/fixtures.js';
+import { USER_PASSWORD } from './support/users.js';
+
+const PROJECT = 'webshop';
+const NAME = 'Web shop';
+// The built-in project roles' ids (openapi.yaml, ProjectRoleIds).
+const OWNER = 4;
+const MEMBER = 5;
+const READER = 6;
+
+let app: TestApp;
+let browser: Browser;
+let admin: Page;
+let mia: number;
+let ops: number;
+
+const createUser = async (username: string, rootRole: string): Promise<number> =>
+  (await adminJson(app, 'POST', '/api/admin/user-admin', { username, name: username[0]!.toUpperCase() + username.slice(1), password: USER_PASSWORD, rootRole })).id;
+
+/** A page in a browser profile of its own, signed in as `username`. */
+async function signedIn(username: string): Promise<Page> {
+  const page = await (await newContext(browser, app.url)).newPage();
+  page.setDefaultTimeout(10_000);
+  await signIn(page, username, USER_PASSWORD);
+  return page;
+}
+
+/** Who holds which roles in the project, as the API answers it: role ids by user id and by group id. */
+async function access() {
+  const answer = await adminJson(app, 'GET', `/api/admin/projects/${PROJECT}/access`);
+  const byId = (holders: { id: number; roles: number[] }[]) => Object.fromEntries(holders.map((h) => [h.id, h.roles]));
+  return { users: byId(answer.users), groups: byId(answer.groups) };
+}
+
+/** Opens the project's members from its row on the Projects page, and waits until they have loaded. */
+async function openMembers(page: Page) {
+  await page.goto('/projects');
+  await page.getByRole('link', { name: `Members of ${NAME}` }).click();
+  await page.getByRole('heading', { level: 1, name: `Members of ${NAME}` }).waitFor();
+  await page.getByRole('table', { name: 'Project roles' }).waitFor();
+}
+
+/** Picks `option` in the Select named `label`, inside `within`. */
+async function choose(page: Page, within: Page | Locator, label: string, option: string) {
+  await within.getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** Adds `option` to the MultiSelect named `label`, inside `within`, and closes its list (it stays open for more). */
+async function addTo(page: Page, within: Page | Locator, label: string, option: string) {
+  const input = within.getByRole('combobox', { name: label });
+  await input.click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+  await input.press('Escape');
+}
+
+const row = (page: Page, table: string, name: string) => page.getByRole('table', { name: table }).getByRole('row').filter({ hasText: name });
+
+/** Clicks Remove in the row of `name` in the table, and confirms. */
+async function removeRow(page: Page, table: string, name: string) {
+  await row(page, table, name).getByRole('button', { name: 'Remove' }).click();
+  await page.getByRole('dialog', { name: `Remove ${name} from ${PROJECT}?` }).getByRole('button', { name: 'Remove' }).click();
+}
+
+beforeAll(async () => {
+  // NODE_ENV as an install has it (vitest sets `test`, with which Vite would bundle React's development build).
+  const build = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
+  expect(build.status, `${build.stdout}${build.stderr}`).toBe(0);
+  browser = await launchBrowser();
+  app = await startTestApp();
+  await adminJson(app, 'POST', '/api/admin/projects', { id: PROJECT, name: NAME });
+  await createUser('alice', 'Admin');
+  mia = await createUser('mia', 'Viewer');
+  ops = (await adminJson(app, 'POST', '/api/admin/groups', { name: 'Ops', users: [{ user: { id: mia } }] })).id;
+  admin = await signedIn('alice');
+}, 240_000);
+
+describe("an admin edits a project's members", () => {
+  it('adds a user with the Member role from the project row, and sees them listed', async () => {
+    await openMembers(admin);
+    await admin.getByText('No user holds a role in this project.').waitFor();
+    await admin.getByRole('button', { name: 'Add members' }).click();
+    const dialog = admin.getByRole('dialog', { name: `Add members to ${PROJECT}` });
+    await choose(admin, dialog, 'User', 'Mia');
+    await addTo(admin, dialog, 'Roles', 'Member');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await row(admin, 'Users', 'Mia').waitFor();
+    expect(await access()).toEqual({ users: { [mia]: [MEMBER] }, groups: {} });
+  });
+
+  it("changes the user's roles in place, keeping one at least", async () => {
+    await openMembers(admin);
+    const roles = row(admin, 'Users', 'Mia').getByRole('combobox', { name: 'Roles of Mia' });
+    await addTo(admin, row(admin, 'Users', 'Mia'), 'Roles of Mia', 'Owner');
+    await expect.poll(async () => (await access()).users[mia]).toEqual([OWNER, MEMBER]);
+    // Backspace takes the last role picked away: Member, then nothing more.
+    await roles.press('Backspace');
+    await expect.poll(async () => (await access()).users[mia]).toEqual([OWNER]);
+    await roles.press('Backspace');
+    await admin.getByText('One role at least: Remove takes every role away.').waitFor();
+    expect((await access()).users[mia]).toEqual([OWNER]);
+  });
+
+  it('adds a group with the Reader role', async () => {
+    await openMembers(admin);
+    await admin.getByRole('button', { name: 'Add members' }).click();
+    const dialog = admin.getByRole('dialog', { name: `Add members to ${PROJECT}` });
+    // Mia holds roles already: her row changes them, the dialog does not offer her again.
+    const users = dialog.getByRole('combobox', { name: 'User' });
+    await users.click();
+    await admin.getByRole('option', { name: 'Alice' }).waitFor();
+    expect(await admin.getByRole('option', { name: 'Mia' }).count()).toBe(0);
+    await users.press('Escape');
+    await choose(admin, dialog, 'Group', 'Ops');
+    await addTo(admin, dialog, 'Roles', 'Reader');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await row(admin, 'Groups', 'Ops').getByText('1 member').waitFor();
+    expect(await access()).toEqual({ users: { [mia]: [OWNER] }, groups: { [ops]: [READER] } });
+    await expectAccessible(admin, "a project's members");
+    await screenshot(admin, 'project-members');
+  });
+
+  it("changes the group's roles in place", async () => {
+    await openMembers(admin);
+    await addTo(admin, row(admin, 'Groups', 'Ops'), 'Roles of Ops', 'Member');
+    await expect.poll(async () => (await access()).groups[ops]).toEqual([MEMBER, READER]);
+  });
+
+  it('removes the user, after asking', async () => {
+    await openMembers(admin);
+    await removeRow(admin, 'Users', 'Mia');
+    await admin.getByText('No user holds a role in this project.').waitFor();
+    expect(await access()).toEqual({ users: {}, groups: { [ops]: [MEMBER, READER] } });
+  });
+
+  it('removes the group, after asking', async () => {
+    await openMembers(admin);
+    await removeRow(admin, 'Groups', 'Ops');
+    await admin.getByText('No group holds a role in this project.').waitFor();
+    expect(await access()).toEqual({ users: {}, groups: {} });
+  });
+});
+
+describe('what a user may not do is not offered', () => {
+  it('shows a Viewer the members without a single edit control', async () => {
+    await adminJson(app, 'POST', `/api/admin/projects/${PROJECT}/access`, { roles: [MEMBER], users: [mia] });
+    await adminJson(app, 'POST', `/api/admin/projects/${PROJECT}/access`, { roles: [READER], groups: [ops] });
+    await createUser('vera', 'Viewer');
+    const page = await signedIn('vera');
+    await openMembers(page);
+    await row(page, 'Users', 'Mia').getByRole('group', { name: 'Roles of Mia' }).getByText('Member').waitFor();
+    await row(page, 'Groups', 'Ops').getByText('Reader').waitFor();
+    expect(await page.getByRole('button', { name: 'Add members' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Remove' }).count()).toBe(0);
+    expect(await page.getByRole('combobox').count()).toBe(0);
+    await expectAccessible(page, "a Viewer's view of a project's members");
+  });
+
+  it('offers a project Owner who is no admin the groups to add, but not the users (only admins may list them)', async () => {
+    const olga = await createUser('olga', 'Viewer');
+    await adminJson(app, 'POST', `/api/admin/projects/${PROJECT}/access`, { roles: [OWNER], users: [olga] });
+    const other = (await adminJson(app, 'POST', '/api/admin/groups', { name: 'Support' })).id;
+    const page = await signedIn('olga');
+    await openMembers(page);
+    await page.getByRole('button', { name: 'Add members' }).click();
+    const dialog = page.getByRole('dialog', { name: `Add members to ${PROJECT}` });
+    await dialog.getByText('Group', { exact: true }).waitFor();
+    expect(await dialog.getByText('User', { exact: true }).count()).toBe(0);
+    await choose(page, dialog, 'Group', 'Support');
+    await addTo(page, dialog, 'Roles', 'Member');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await row(page, 'Groups', 'Support').waitFor();
+    expect((await access()).groups[other]).toEqual([MEMBER]);
+  });
+
+  it('shows the message of a 403 when the Owner role was taken away while the page was open', async () => {
+    const otto = await createUser('otto', 'Viewer');
+    await adminJson(app, 'POST', `/api/admin/projects/${PROJECT}/access`, { roles: [OWNER], users: [otto] });
+    const page = await signedIn('otto');
+    await openMembers(page);
+    await adminJson(app, 'DELETE', `/api/admin/projects/${PROJECT}/users/${otto}/roles`);
+    await removeRow(page, 'Groups', 'Ops');
+    await page.getByText('You need one of the permissions "UPDATE_PROJECT", "PROJECT_USER_ACCESS_WRITE" to perform this operation.').waitFor();
+    expect((await access()).groups[ops]).toEqual([READER]);
+    // His permissions are read again: the page stops offering what he may no longer do.
+    await page.getByRole('button', { name: 'Add members' }).waitFor({ state: 'detached' });
+  });
+});
