@@ -5,26 +5,17 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestApp, type TestApp } from './support/app.js';
-import { expectAccessible, launchBrowser, newContext, screenshot, signIn } from './support/browser.js';
+import { expectAccessible, launchBrowser, screenshot, signedInProfile } from './support/browser.js';
 import { adminJson } from './support/fixtures.js';
 import { buildUiIfStale } from './support/ui-build.js';
-import { USER_PASSWORD } from './support/users.js';
+import { createUser as createUserOf, USER_PASSWORD } from './support/users.js';
 
 let app: TestApp;
 let browser: Browser;
 let admin: Page;
 
-async function createUser(body: { username: string; rootRole: string; name?: string }): Promise<number> {
-  return (await adminJson(app, 'POST', '/api/admin/user-admin', { password: USER_PASSWORD, ...body })).id;
-}
-
-/** A page signed in as `username`, in a browser profile of its own. */
-async function signedIn(username: string, password = USER_PASSWORD): Promise<Page> {
-  const page = await (await newContext(browser, app.url)).newPage();
-  page.setDefaultTimeout(10_000);
-  await signIn(page, username, password);
-  return page;
-}
+const createUser = (fields: { username: string; rootRole: string; name?: string }) => createUserOf(app, fields);
+const signedIn = async (username: string, password?: string) => (await signedInProfile(browser, app.url, username, password)).page;
 
 /** Loads a page afresh (nothing cached from before the test's own API calls) and waits until its data has loaded. */
 async function visit(page: Page, path: string, heading: string) {

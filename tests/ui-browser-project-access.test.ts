@@ -1,13 +1,13 @@
 // A project's members in the admin UI, in Debian's Chromium against the service on the embedded database: users
 // and groups given project roles, their roles changed and taken away, each change read back through the API; what
 // a Viewer and a project Owner are offered. Runs on PGlite only (vitest.config.ts excludes tests/ui-* elsewhere).
-import { spawnSync } from 'node:child_process';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
-import { expectAccessible, launchBrowser, newContext, screenshot, signIn } from './support/browser.js';
+import { expectAccessible, launchBrowser, screenshot, signedInProfile } from './support/browser.js';
 import { adminJson } from './support/fixtures.js';
-import { USER_PASSWORD } from './support/users.js';
+import { buildUiIfStale } from './support/ui-build.js';
+import { createUser as createUserOf } from './support/users.js';
 
 const PROJECT = 'webshop';
 const NAME = 'Web shop';
@@ -22,16 +22,8 @@ let admin: Page;
 let mia: number;
 let ops: number;
 
-const createUser = async (username: string, rootRole: string): Promise<number> =>
-  (await adminJson(app, 'POST', '/api/admin/user-admin', { username, name: username[0]!.toUpperCase() + username.slice(1), password: USER_PASSWORD, rootRole })).id;
-
-/** A page in a browser profile of its own, signed in as `username`. */
-async function signedIn(username: string): Promise<Page> {
-  const page = await (await newContext(browser, app.url)).newPage();
-  page.setDefaultTimeout(10_000);
-  await signIn(page, username, USER_PASSWORD);
-  return page;
-}
+const createUser = (username: string, rootRole: string) => createUserOf(app, { username, name: username[0]!.toUpperCase() + username.slice(1), rootRole });
+const signedIn = async (username: string) => (await signedInProfile(browser, app.url, username)).page;
 
 /** Who holds which roles in the project, as the API answers it: role ids by user id and by group id. */
 async function access() {
@@ -71,9 +63,7 @@ async function removeRow(page: Page, table: string, name: string) {
 }
 
 beforeAll(async () => {
-  // NODE_ENV as an install has it (vitest sets `test`, with which Vite would bundle React's development build).
-  const build = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
-  expect(build.status, `${build.stdout}${build.stderr}`).toBe(0);
+  buildUiIfStale();
   browser = await launchBrowser();
   app = await startTestApp();
   await adminJson(app, 'POST', '/api/admin/projects', { id: PROJECT, name: NAME });

@@ -6,11 +6,11 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestApp, type TestApp } from './support/app.js';
-import { expectAccessible, launchBrowser, newContext, screenshot, signIn } from './support/browser.js';
+import { expectAccessible, launchBrowser, newContext, screenshot, signedInProfile } from './support/browser.js';
 import { adminJson, newApiToken, until } from './support/fixtures.js';
 import { metrics } from './support/sdk-reports.js';
 import { buildUiIfStale } from './support/ui-build.js';
-import { USER_PASSWORD } from './support/users.js';
+import { createUser as createUserOf, USER_PASSWORD } from './support/users.js';
 
 const FLAG = 'checkout-redesign';
 let app: TestApp;
@@ -18,18 +18,8 @@ let browser: Browser;
 let clientToken: string;
 let admin: { context: BrowserContext; page: Page };
 
-async function createUser(username: string, rootRole: string): Promise<number> {
-  return (await adminJson(app, 'POST', '/api/admin/user-admin', { username, password: USER_PASSWORD, rootRole })).id;
-}
-
-/** A signed-in browser profile of its own for `username`. */
-async function signedIn(username: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await newContext(browser, app.url);
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  await signIn(page, username, USER_PASSWORD);
-  return { context, page };
-}
+const createUser = (username: string, rootRole: string) => createUserOf(app, { username, rootRole });
+const signedIn = (username: string) => signedInProfile(browser, app.url, username);
 
 /** What SDKs reading development see of the flag (undefined when they do not see it). */
 async function clientFlag() {

@@ -5,6 +5,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, expect } from 'vitest';
+import { USER_PASSWORD } from './users.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = path.resolve('reports', 'ui');
@@ -80,4 +81,13 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.locator('input[type=password]').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Flags' }).waitFor();
+}
+
+/** A browser profile of its own at the service, signed in as `username`, and its page. */
+export async function signedInProfile(browser: Browser, baseURL: string, username: string, password = USER_PASSWORD): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await newContext(browser, baseURL);
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  await signIn(page, username, password);
+  return { context, page };
 }

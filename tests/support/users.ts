@@ -20,6 +20,13 @@ export async function userWithSession(app: TestApp, rootRole: string | number, p
   return { id: created.json.id, email, cookie: await sessionOf(app, email) };
 }
 
+/** Creates a user who signs in as `username` with USER_PASSWORD (by admin token); answers its id. */
+export async function createUser(app: TestApp, fields: { username: string; rootRole: string | number; name?: string }): Promise<number> {
+  const created = await call(app, 'POST', '/api/admin/user-admin', { body: { password: USER_PASSWORD, ...fields } });
+  expect(created.status, created.text).toBe(201);
+  return created.json.id;
+}
+
 /** Logs in and answers the session cookie as a `cookie` header value. */
 export async function sessionOf(app: TestApp, username: string, password = USER_PASSWORD): Promise<string> {
   const login = await call(app, 'POST', '/auth/simple/login', { token: null, body: { username, password } });

@@ -1,5 +1,5 @@
 // Lists several pages read, one query each (cached and shared between pages).
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ok } from './api';
 
 export const useProjects = () => useQuery({ queryKey: ['projects'], queryFn: async () => (await ok(api.GET('/api/admin/projects'))).projects });
@@ -10,6 +10,9 @@ export const useStrategies = () => useQuery({ queryKey: ['strategies'], queryFn:
 export const useContextFields = () => useQuery({ queryKey: ['context-fields'], queryFn: () => ok(api.GET('/api/admin/context')) });
 export const useSegments = () => useQuery({ queryKey: ['segments'], queryFn: async () => (await ok(api.GET('/api/admin/segments'))).segments });
 export const useTagTypes = () => useQuery({ queryKey: ['tag-types'], queryFn: async () => (await ok(api.GET('/api/admin/tag-types'))).tagTypes });
+export const useGroups = () => useQuery({ queryKey: ['groups'], queryFn: async () => (await ok(api.GET('/api/admin/groups'))).groups });
+/** Every user and the root roles, which GET /api/admin/user-admin answers together (readers pick with `select`). */
+export const usersQuery = queryOptions({ queryKey: ['users'], queryFn: () => ok(api.GET('/api/admin/user-admin')) });
 export const useTags = () => useQuery({ queryKey: ['tags'], queryFn: async () => (await ok(api.GET('/api/admin/tags'))).tags });
 
 /** Options for a Select from a list of names. */

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import type { components } from '../../../generated/api.js';
 import type { OperationId } from '../../../generated/operations.js';
 import { api, ok } from '../api';
-import { useChange } from '../queries';
+import { useChange, useGroups, usersQuery } from '../queries';
 import { SESSION_KEY, useSession } from '../session';
 import { ConfirmButton } from './feedback';
 import { FormDialog, when } from './forms';
@@ -164,8 +164,8 @@ function HeldRoles({ holder, held, roles, onChange }: { holder: string; held: nu
 /** Gives a user and/or a group roles in the project. Users are offered only to whom may list them (admins). */
 export function AddProjectAccess({ project, access, onClose }: { project: string; access: ProjectAccess; onClose: () => void }) {
   const canPickUsers = useSession().can('getUsers');
-  const users = useQuery({ queryKey: ['users'], queryFn: () => ok(api.GET('/api/admin/user-admin')), enabled: canPickUsers });
-  const groups = useQuery({ queryKey: ['groups'], queryFn: async () => (await ok(api.GET('/api/admin/groups'))).groups });
+  const users = useQuery({ ...usersQuery, enabled: canPickUsers });
+  const groups = useGroups();
   const [user, setUser] = useState<string | null>(null);
   const [group, setGroup] = useState<string | null>(null);
   const [roles, setRoles] = useState<string[]>([]);

@@ -6,12 +6,12 @@ import { ConfirmButton } from '../components/feedback';
 import { FormDialog, NewButton } from '../components/forms';
 import { ListTable } from '../components/list';
 import { Page } from '../components/page';
-import { useChange } from '../queries';
+import { useChange, useGroups, usersQuery } from '../queries';
 import { useSession } from '../session';
 
 export default function Groups() {
   const session = useSession();
-  const groups = useQuery({ queryKey: ['groups'], queryFn: async () => (await ok(api.GET('/api/admin/groups'))).groups });
+  const groups = useGroups();
   const remove = useChange((groupId: number) => ok(api.DELETE('/api/admin/groups/{groupId}', { params: { path: { groupId } } })), ['groups']);
   return (
     <Page title="Groups" actions={<NewButton label="New group" allowed={session.can('createGroup')} dialog={(close) => <CreateGroup onClose={close} />} />}>
@@ -40,7 +40,7 @@ export default function Groups() {
 }
 
 function CreateGroup({ onClose }: { onClose: () => void }) {
-  const users = useQuery({ queryKey: ['users'], queryFn: () => ok(api.GET('/api/admin/user-admin')) });
+  const users = useQuery(usersQuery);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [rootRole, setRootRole] = useState<string | null>(null);

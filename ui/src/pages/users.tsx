@@ -7,10 +7,9 @@ import { NewButton, when } from '../components/forms';
 import { ListTable } from '../components/list';
 import { Page } from '../components/page';
 import { PasswordDialog, UserDialog, userName } from '../components/user-dialogs';
-import { useChange } from '../queries';
+import { useChange, usersQuery } from '../queries';
 import { useSession } from '../session';
 
-const usersQuery = { queryKey: ['users'], queryFn: () => ok(api.GET('/api/admin/user-admin')) };
 
 export default function Users() {
   const session = useSession();
