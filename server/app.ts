@@ -161,8 +161,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       api.addHook('onSend', async (request, reply) => {
         reply.header('x-request-id', request.id);
       });
-      // Multipart forms (the state import's `file`), read whole into the body; their size bounded.
-      await api.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: MULTIPART_FILE_LIMIT, files: 1, fields: 10, parts: 11 } });
+      // Multipart forms (the state import's `file`), read whole into the body by the body guard; their size bounded.
+      await api.register(multipart, { limits: { fileSize: MULTIPART_FILE_LIMIT, files: 1, fields: 10, parts: 11 } });
       api.addHook('onRoute', (route) => {
         const id = (route.schema as { operationId?: string } | undefined)?.operationId;
         const limit = id && id in operationTable ? (operationTable[id as OperationId] as { bodyLimit?: number }).bodyLimit : undefined;

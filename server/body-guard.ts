@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest, unsupportedContentTypeMessage, unsupportedMediaType } from './errors.js';
 import { mayHoldUnstorableText, unstorableText } from './storable-text.js';
 
@@ -11,9 +11,25 @@ class UnusableJson {
 }
 
 /**
+ * A multipart form's fields and files as one object, a file as its bytes. The plugin's limits keep their 413; a
+ * form its parser cannot read (no boundary, cut short, a JSON field that is not JSON) is the client's: 400.
+ */
+async function readForm(request: FastifyRequest): Promise<Record<string, unknown>> {
+  const form: Record<string, unknown> = {};
+  try {
+    for await (const part of request.parts()) form[part.fieldname] = part.type === 'file' ? await part.toBuffer() : part.value;
+  } catch (error) {
+    if ((error as { statusCode?: unknown }).statusCode === 413) throw error;
+    throw badRequest(`The multipart form could not be read (${error instanceof Error ? error.message : 'unreadable'}); send multipart/form-data with its boundary and every part complete.`);
+  }
+  return form;
+}
+
+/**
  * Fastify lets a body of an undeclared media type, or a missing body, through unvalidated. This guard
  * answers 415 for the first and 400 for the second, and 400 naming the field for text PostgreSQL cannot
- * store (U+0000, a lone surrogate) in the body, path or query; it runs after the permission check.
+ * store (U+0000, a lone surrogate) in the body, path or query; it reads a multipart form into the body (400 for one
+ * that cannot be read). It runs after the permission check.
  */
 export function registerBodyGuard(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -48,8 +64,10 @@ export function registerBodyGuard(app: FastifyInstance): void {
       throw unsupportedMediaType(unsupportedContentTypeMessage(contentType));
     }
     if (request.body instanceof UnusableJson) throw badRequest(request.body.message);
-    // A multipart form is read by its plugin's own hook, after this one.
-    if (contentType === 'multipart/form-data') return;
+    if (contentType === 'multipart/form-data') {
+      request.body = await readForm(request);
+      return;
+    }
     if (request.body === undefined) throw badRequest('This operation needs a JSON request body; the body is empty.');
   });
 }

@@ -174,6 +174,17 @@ describe('a multipart form', () => {
     const response = await expectNothingWritten(app, events, () => importForm(app, {}));
     expect(expectError(response, 400, 'ValidationError').message).toMatch(/^file: /);
   });
+
+  it('refuses a multipart content type without a boundary with 400', async () => {
+    const response = await call(app, 'POST', '/api/admin/state/import', { body: '{"version":2}', contentType: 'multipart/form-data' });
+    expect(expectError(response, 400, 'ValidationError').message).toMatch(/multipart/);
+  });
+
+  it('refuses a multipart body that ends before its closing boundary with 400', async () => {
+    const part = '--b1\r\nContent-Disposition: form-data; name="file"; filename="s.json"\r\n\r\n{"version":1}';
+    const response = await call(app, 'POST', '/api/admin/state/import', { body: part, contentType: 'multipart/form-data; boundary=b1' });
+    expect(expectError(response, 400, 'ValidationError').message).toMatch(/multipart/);
+  });
 });
 
 describe('content types and sizes', () => {
