@@ -9,6 +9,7 @@ import * as t from '../db/schema.js';
 import { badRequest } from '../server/errors.js';
 import type { EventInput, RecordEvent } from '../server/events.js';
 import { assertMatchesSchema } from '../server/schema-check.js';
+import { unstorableText } from '../server/storable-text.js';
 import { attachEnvironments } from './projects.js';
 import { importFlags, type PlacedFlag } from './state-import-flags.js';
 import { normalizeConstraints } from './strategy-rules.js';
@@ -29,12 +30,19 @@ export function documentOf(body: unknown, multipart: boolean): { document: unkno
   const file = (body as { file?: unknown } | undefined)?.file;
   // A form without its file would otherwise read as an empty document, imported as nothing with a 202.
   if (file === undefined) throw badRequest('file: the form has no file; send the document as the form\'s "file" field.');
-  const text = Buffer.isBuffer(file) ? file.toString('utf8') : String(file);
+  const document = parsedFile(Buffer.isBuffer(file) ? file.toString('utf8') : String(file));
+  // A JSON body is checked for text PostgreSQL cannot store as it is parsed (server/body-guard.ts); a file is parsed here.
+  const problem = unstorableText(document, 'file');
+  if (problem) throw badRequest(`The file is refused: ${problem}`);
+  return { document, label: 'file' };
+}
+
+function parsedFile(text: string): unknown {
   try {
-    return { document: JSON.parse(text), label: 'file' };
+    return JSON.parse(text);
   } catch {
     try {
-      return { document: parseYaml(text, { maxAliasCount: 100 }), label: 'file' };
+      return parseYaml(text, { maxAliasCount: 100 });
     } catch (error) {
       throw badRequest(`file: the document is neither JSON nor YAML (${error instanceof Error ? error.message.split('\n')[0] : 'unreadable'}).`);
     }

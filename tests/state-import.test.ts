@@ -175,6 +175,18 @@ describe('a multipart form', () => {
     expect(expectError(response, 400, 'ValidationError').message).toMatch(/^file: /);
   });
 
+  it('refuses a JSON file with a NUL character in a text, naming its place, and writes nothing', async () => {
+    const content = JSON.stringify({ version: 1, features: [{ name: unique('nul'), description: 'a\u0000b' }] });
+    const response = await expectNothingWritten(app, events, () => importForm(app, { file: { content, filename: 'state.json' } }));
+    expect(expectError(response, 400, 'ValidationError').message).toContain('file.features.0.description');
+  });
+
+  it('refuses a YAML file with a lone surrogate in a text, naming its place, and writes nothing', async () => {
+    const content = `version: 1\nfeatures:\n  - name: ${unique('surrogate')}\n    description: "a\\ud800b"\n`;
+    const response = await expectNothingWritten(app, events, () => importForm(app, { file: { content, filename: 'state.yml' } }));
+    expect(expectError(response, 400, 'ValidationError').message).toContain('file.features.0.description');
+  });
+
   it('refuses a multipart content type without a boundary with 400', async () => {
     const response = await call(app, 'POST', '/api/admin/state/import', { body: '{"version":2}', contentType: 'multipart/form-data' });
     expect(expectError(response, 400, 'ValidationError').message).toMatch(/multipart/);
