@@ -1,7 +1,7 @@
 // Requests that fastify or Node's HTTP parser refuse before any route runs still get `{id, name, message}`.
 import { connect } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestApp, type TestApp } from './support/app.js';
+import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 
 let app: TestApp;
 
@@ -93,5 +93,14 @@ describe('requests refused before any route runs', () => {
 
   it('still answers ordinary requests after those', async () => {
     expect((await call(app, 'GET', '/api/admin/tag-types')).status).toBe(200);
+  });
+});
+
+describe('a path parameter longer than the router reads by default', () => {
+  it('answers a path parameter of 2,000 characters by validation: 400 naming it, 401 without credentials', async () => {
+    const path = `/api/admin/tags/${'x'.repeat(2000)}`;
+    expect(expectError(await call(app, 'GET', path), 400, 'ValidationError').message).toContain('params.type');
+    expectError(await call(app, 'GET', path, { token: null }), 401, 'AuthenticationRequired');
+    expect(expectError(await call(app, 'POST', `/api/admin/projects/${'x'.repeat(2000)}/features`, { body: { name: 'x1' } }), 400, 'ValidationError').message).toContain('params.projectId');
   });
 });
