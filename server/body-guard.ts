@@ -10,6 +10,13 @@ class UnusableJson {
   constructor(readonly message: string) {}
 }
 
+/** The query parameters the operation declares: any other is ignored, as validation ignores it, whatever it holds. */
+function declaredQuery(request: FastifyRequest): Record<string, unknown> {
+  const declared = (request.routeOptions.schema?.querystring as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(declared).filter((name) => Object.hasOwn(query, name)).map((name) => [name, query[name]]));
+}
+
 /**
  * A multipart form's fields and files as one object, a file as its bytes. The plugin's limits keep their 413; a
  * form its parser cannot read (no boundary, cut short, a JSON field that is not JSON) is the client's: 400.
@@ -50,7 +57,7 @@ export function registerBodyGuard(app: FastifyInstance): void {
   });
 
   app.addHook('preValidation', async (request) => {
-    const problem = unstorableText(request.params, 'params') ?? unstorableText(request.query, 'querystring');
+    const problem = unstorableText(request.params, 'params') ?? unstorableText(declaredQuery(request), 'querystring');
     if (problem) throw badRequest(`The path or query is refused: ${problem}`);
     const accepted: readonly string[] = request.operation?.bodyMediaTypes ?? [];
     if (accepted.length === 0) {

@@ -83,4 +83,9 @@ describe('a lone surrogate in a path or query', () => {
     const error = expectError(await call(app, 'GET', '/api/admin/search/features?query=a%00b'), 400, 'ValidationError');
     expect(error.message).toContain('querystring.query');
   });
+
+  it('ignores a NUL character in a query parameter the operation does not declare, as any unknown parameter', async () => {
+    const response = await call(app, 'GET', '/api/admin/tag-types?unknown=a%00b');
+    expect(response.status, response.text).toBe(200);
+  });
 });
