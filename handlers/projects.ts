@@ -32,11 +32,14 @@ async function describeProjects(db: Db, rows: ProjectRow[]) {
       .groupBy(t.features.project),
   ]);
   const envOrder = await db.select({ name: t.environments.name }).from(t.environments).orderBy(asc(t.environments.sortOrder), asc(t.environments.name));
+  // Looked up by key, not searched per project: a list of hundreds of projects and environments stays linear.
+  const flagCounts = new Map(counts.map((c) => [c.project, c.n]));
+  const linked = new Set(links.map((l) => `${l.project}\u0000${l.environment}`));
   return rows.map((row) => ({
     ...projectData(row),
     health: row.health,
-    featureCount: counts.find((c) => c.project === row.id)?.n ?? 0,
-    environments: envOrder.map((e) => e.name).filter((name) => links.some((l) => l.project === row.id && l.environment === name)),
+    featureCount: flagCounts.get(row.id) ?? 0,
+    environments: envOrder.map((e) => e.name).filter((name) => linked.has(`${row.id}\u0000${name}`)),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt?.toISOString() ?? null,
   }));
