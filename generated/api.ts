@@ -1595,6 +1595,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/user-admin/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Users whose name, username or email contains the text, for choosing one (e.g. a project member)
+         * @description Open to every signed-in user, as in Unleash, so that project owners can add members without the right to
+         *     manage users; it answers only what identifies a user. Case is ignored; at most 100 users, by name.
+         */
+        get: operations["searchUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/user-admin/{id}": {
         parameters: {
             query?: never;
@@ -3594,6 +3615,18 @@ export interface components {
              * @enum {string}
              */
             accountType: "User";
+        };
+        /** @description A user as a search for people answers it: what identifies them, nothing of their account. */
+        UserSearchResult: {
+            id: number;
+            /** @description Null when none was given */
+            name: string | null;
+            /** @description Absent when the user has only a username */
+            email?: string;
+            /** @description Null when the user has only an email */
+            username: string | null;
+            /** @description A Gravatar address made from the email, else the username, else the id */
+            imageUrl: string;
         };
         /**
          * @description A root role by id, or by name (`Admin`, `Editor`, `Viewer` or a custom root role)
@@ -7802,6 +7835,32 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    searchUsers: {
+        parameters: {
+            query: {
+                /** @description The text to look for */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The users found */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSearchResult"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     getUser: {

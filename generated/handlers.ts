@@ -179,6 +179,7 @@ export interface Handlers {
   reviveFeature: Handler<'reviveFeature'>;
   reviveFeatures: Handler<'reviveFeatures'>;
   searchFeatures: Handler<'searchFeatures'>;
+  searchUsers: Handler<'searchUsers'>;
   setEnvironmentVariants: Handler<'setEnvironmentVariants'>;
   setOidcSettings: Handler<'setOidcSettings'>;
   setProjectGroupRoles: Handler<'setProjectGroupRoles'>;

@@ -145,6 +145,7 @@ export const operationTable = {
   reviveFeature: {"method":"POST","path":"/api/admin/archive/revive/{featureName}","permissions":["UPDATE_FEATURE"],"public":false,"bodyMediaTypes":[]},
   reviveFeatures: {"method":"POST","path":"/api/admin/projects/{projectId}/revive","permissions":["UPDATE_FEATURE"],"public":false,"bodyMediaTypes":["application/json"]},
   searchFeatures: {"method":"GET","path":"/api/admin/search/features","permissions":["NONE"],"public":false,"bodyMediaTypes":[]},
+  searchUsers: {"method":"GET","path":"/api/admin/user-admin/search","permissions":["NONE"],"public":false,"bodyMediaTypes":[]},
   setEnvironmentVariants: {"method":"PUT","path":"/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants","permissions":["UPDATE_FEATURE_ENVIRONMENT_VARIANTS"],"public":false,"bodyMediaTypes":["application/json"],"changeRequest":"environment"},
   setOidcSettings: {"method":"POST","path":"/api/admin/auth/oidc/settings","permissions":["ADMIN","UPDATE_AUTH_CONFIGURATION"],"public":false,"bodyMediaTypes":["application/json"]},
   setProjectGroupRoles: {"method":"PUT","path":"/api/admin/projects/{projectId}/groups/{groupId}/roles","permissions":["UPDATE_PROJECT","PROJECT_USER_ACCESS_WRITE"],"public":false,"bodyMediaTypes":["application/json"]},

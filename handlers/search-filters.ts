@@ -74,7 +74,8 @@ export const isPotentiallyStale = sql`(not ${f.stale} and exists (
 
 const stateCondition: Record<string, SQL> = { active: not(f.stale), stale: eq(f.stale, true), 'potentially-stale': isPotentiallyStale };
 
-const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** `term` anywhere in a text, for (i)like: its own `%`, `_` and `\` match themselves. */
+export const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function textCondition(query: string | undefined): SQL | undefined {
   const terms = (query ?? '')

@@ -30,6 +30,12 @@ export const describeUser = (row: UserRow) => ({
   accountType: 'User' as const,
 });
 
+/** What identifies a user to other users (a search for people), without the account's details. */
+export function userIdentity(row: UserRow) {
+  const { id, name, username, imageUrl } = describeUser(row);
+  return { id, name, username, imageUrl, ...(row.email !== null && { email: row.email }) };
+}
+
 /** What `user-*` events record of a user. */
 export const userEventData = (row: UserRow) => ({ id: row.id, name: row.name, username: row.username, email: row.email, rootRole: row.rootRoleId });
 

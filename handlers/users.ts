@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import type { components } from '../generated/api.js';
 import type { Handlers } from '../generated/handlers.js';
 import type { Db } from '../db/connect.js';
@@ -7,11 +7,15 @@ import { badRequest, notFound, unauthorized } from '../server/errors.js';
 import { assertPasswordPolicy, hashPassword, verifyPassword } from '../server/passwords.js';
 import { hashSecret } from '../server/tokens.js';
 import { clearedSessionCookie, endSession, newPersonalTokenSecret, sessionSecretOf, startSession } from '../server/user-auth.js';
-import { assertIdentityFree, describeUser, insertUser, requireUser, userEventData, type UserRow } from './user-records.js';
+import { likePattern } from './search-filters.js';
+import { assertIdentityFree, describeUser, insertUser, requireUser, userEventData, userIdentity, type UserRow } from './user-records.js';
 
 type RootRoleRef = components['schemas']['RootRoleRef'];
 
 const rootRoleTypes = ['root', 'root-custom'];
+
+/** A search for people answers no more users than this. */
+const USERS_FOUND_AT_MOST = 100;
 
 /** The root role named by id or name; 400 when it is not a root role. */
 async function rootRoleId(db: Db, ref: RootRoleRef): Promise<number> {
@@ -142,6 +146,18 @@ export const userHandlers = {
       insertUser(tx, record, { name: body.name, email: body.email, username: body.username, password: body.password, rootRoleId: await rootRoleId(tx, body.rootRole) }),
     );
     return { status: 201, body: describeUser(user), headers: { location: `/api/admin/user-admin/${user.id}` } };
+  },
+
+  async searchUsers({ query }, { db }) {
+    const pattern = likePattern(query.q);
+    const u = t.users;
+    const rows = await db
+      .select()
+      .from(u)
+      .where(or(ilike(u.name, pattern), ilike(u.username, pattern), ilike(u.email, pattern)))
+      .orderBy(sql`lower(coalesce(${u.name}, ${u.username}, ${u.email}))`, asc(u.id))
+      .limit(USERS_FOUND_AT_MOST);
+    return { status: 200, body: rows.map(userIdentity) };
   },
 
   async getUser({ params }, { db }) {

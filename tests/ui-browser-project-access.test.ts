@@ -46,6 +46,12 @@ async function choose(page: Page, within: Page | Locator, label: string, option:
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
+/** Types `text` into the searching select named `label` and picks `option` among what the service found. */
+async function find(page: Page, within: Page | Locator, label: string, text: string, option: string) {
+  await within.getByRole('combobox', { name: label }).fill(text);
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
 /** Adds `option` to the MultiSelect named `label`, inside `within`, and closes its list (it stays open for more). */
 async function addTo(page: Page, within: Page | Locator, label: string, option: string) {
   const input = within.getByRole('combobox', { name: label });
@@ -79,7 +85,7 @@ describe("an admin edits a project's members", () => {
     await admin.getByText('No user holds a role in this project.').waitFor();
     await admin.getByRole('button', { name: 'Add members' }).click();
     const dialog = admin.getByRole('dialog', { name: `Add members to ${PROJECT}` });
-    await choose(admin, dialog, 'User', 'Mia');
+    await find(admin, dialog, 'User', 'mi', 'Mia');
     await addTo(admin, dialog, 'Roles', 'Member');
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -106,7 +112,7 @@ describe("an admin edits a project's members", () => {
     const dialog = admin.getByRole('dialog', { name: `Add members to ${PROJECT}` });
     // Mia holds roles already: her row changes them, the dialog does not offer her again.
     const users = dialog.getByRole('combobox', { name: 'User' });
-    await users.click();
+    await users.fill('i');
     await admin.getByRole('option', { name: 'Alice' }).waitFor();
     expect(await admin.getByRole('option', { name: 'Mia' }).count()).toBe(0);
     await users.press('Escape');
@@ -156,21 +162,24 @@ describe('what a user may not do is not offered', () => {
     await expectAccessible(page, "a Viewer's view of a project's members");
   });
 
-  it('offers a project Owner who is no admin the groups to add, but not the users (only admins may list them)', async () => {
+  it('lets a project Owner who is no admin find a user by searching, and add them with a group', async () => {
     const olga = await createUser('olga', 'Viewer');
+    const pia = await createUser('pia', 'Viewer');
     await adminJson(app, 'POST', `/api/admin/projects/${PROJECT}/access`, { roles: [OWNER], users: [olga] });
     const other = (await adminJson(app, 'POST', '/api/admin/groups', { name: 'Support' })).id;
     const page = await signedIn('olga');
     await openMembers(page);
     await page.getByRole('button', { name: 'Add members' }).click();
     const dialog = page.getByRole('dialog', { name: `Add members to ${PROJECT}` });
-    await dialog.getByText('Group', { exact: true }).waitFor();
-    expect(await dialog.getByText('User', { exact: true }).count()).toBe(0);
+    await find(page, dialog, 'User', 'PI', 'Pia');
     await choose(page, dialog, 'Group', 'Support');
     await addTo(page, dialog, 'Roles', 'Member');
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     await row(page, 'Groups', 'Support').waitFor();
-    expect((await access()).groups[other]).toEqual([MEMBER]);
+    await row(page, 'Users', 'Pia').waitFor();
+    const after = await access();
+    expect(after.groups[other]).toEqual([MEMBER]);
+    expect(after.users[pia]).toEqual([MEMBER]);
   });
 
   it('shows the message of a 403 when the Owner role was taken away while the page was open', async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { components } from 'flag-service/client';
 import { beforeAll, describe, expect, it } from 'vitest';
+import * as t from '../db/schema.js';
 import { call, expectError, startTestApp, type RawResponse, type TestApp } from './support/app.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { as, sessionOf, USER_PASSWORD, userWithSession, type TestUser } from './support/users.js';
@@ -333,6 +334,57 @@ describe('reading users', () => {
     expect(seen).toEqual({ ...user, loginAttempts: 0, seenAt: expect.any(String) });
     expect(Date.parse(seen.seenAt!)).toBeGreaterThanOrEqual(Date.parse(user.createdAt));
     expect(loggedIn.json).toEqual(seen);
+  });
+});
+
+describe('searching for people (GET /api/admin/user-admin/search)', () => {
+  const search = (q: string, options: { token?: string | null; headers?: Record<string, string> } = {}) =>
+    call(app, 'GET', `/api/admin/user-admin/search?q=${encodeURIComponent(q)}`, options);
+
+  it('finds users by part of their name, username or email, ignoring case, with only what identifies them', async () => {
+    const byName = await createUser({ name: 'Quentin Zebrafish' });
+    const byEmail = await createUser({ email: `${unique('qz')}@zebrafish.example` });
+    const byUsername = await createUser({ username: unique('ZEBRAFISH-fan') });
+    const response = await search('zebraFISH');
+    expect(response.status, response.text).toBe(200);
+    const found = response.json as Record<string, unknown>[];
+    expect(found.map((u) => u.id).sort()).toEqual([byName.id, byEmail.id, byUsername.id].sort());
+    expect(found.find((u) => u.id === byName.id)).toEqual({ id: byName.id, name: byName.name, username: byName.username, email: byName.email, imageUrl: byName.imageUrl });
+  });
+
+  it('orders by name and answers at most 100', async () => {
+    // Written directly: 102 users through the API would hash 102 passwords.
+    await app.db.insert(t.users).values(Array.from({ length: 102 }, (_, i) => ({ name: `Crowd ${String(101 - i).padStart(3, '0')}`, username: unique('crowd'), rootRoleId: VIEWER })));
+    const found = (await search('crowd ')).json as { name: string }[];
+    expect(found).toHaveLength(100);
+    expect(found.map((u) => u.name)).toEqual(Array.from({ length: 100 }, (_, i) => `Crowd ${String(i).padStart(3, '0')}`));
+  });
+
+  it('takes %, _ and \\ as themselves, not as patterns', async () => {
+    const percent = await createUser({ name: 'Hundred % sure' });
+    await createUser({ name: 'Hundred x sure' });
+    expect(((await search('d % s')).json as { id: number }[]).map((u) => u.id)).toEqual([percent.id]);
+    expect((await search('_')).json).toEqual([]);
+    expect((await search('\\')).json).toEqual([]);
+  });
+
+  it('answers an empty list when nobody matches', async () => {
+    expect((await search('nobody-has-this-in-their-name')).json).toEqual([]);
+  });
+
+  it('is open to a Viewer, so that project owners can choose members', async () => {
+    const target = await createUser({ name: 'Findable Fiona' });
+    const viewer = await userWithSession(app, 'Viewer');
+    const response = await search('findable fiona', as(viewer));
+    expect(response.status, response.text).toBe(200);
+    expect((response.json as { id: number }[]).map((u) => u.id)).toEqual([target.id]);
+  });
+
+  it('refuses a missing or empty q with 400, and a call without a credential with 401', async () => {
+    expectError(await call(app, 'GET', '/api/admin/user-admin/search'), 400, 'ValidationError');
+    expectError(await search(''), 400, 'ValidationError');
+    expectError(await search('x'.repeat(101)), 400, 'ValidationError');
+    expectError(await search('fiona', { token: null }), 401, 'AuthenticationRequired');
   });
 });
 

@@ -1,16 +1,17 @@
 // Who holds which roles in a project: its users and groups, each with their project roles, changed in place and
-// removed when the user may; new ones added in a dialog. Users to pick from are read only by whom may list them.
+// removed when the user may; new ones added in a dialog, users found by searching for them.
 import { Badge, Group, MultiSelect, Select } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { components } from '../../../generated/api.js';
 import type { OperationId } from '../../../generated/operations.js';
 import { api, ok } from '../api';
-import { useChange, useGroups, usersQuery } from '../queries';
+import { useChange, useGroups } from '../queries';
 import { SESSION_KEY, useSession } from '../session';
 import { ConfirmButton } from './feedback';
 import { FormDialog, when } from './forms';
 import { ListTable } from './list';
+import { UserPicker, userName } from './user-picker';
 
 type Role = components['schemas']['Role'];
 type ProjectAccess = components['schemas']['ProjectAccess'];
@@ -24,8 +25,6 @@ export const useProjectAccess = (project: string) =>
   useQuery({ queryKey: projectAccessKey(project), queryFn: () => ok(api.GET('/api/admin/projects/{projectId}/access', { params: { path: { projectId: project } } })) });
 
 const roleOptions = (roles: Role[]) => roles.map((r) => ({ value: String(r.id), label: r.name }));
-
-const userName = (u: { id: number; name?: string | null; username?: string | null; email?: string | null }) => u.name ?? u.username ?? u.email ?? `User #${u.id}`;
 
 /** A user or a group holding roles in the project, as its row shows it. */
 interface Holder {
@@ -161,10 +160,8 @@ function HeldRoles({ holder, held, roles, onChange }: { holder: string; held: nu
   );
 }
 
-/** Gives a user and/or a group roles in the project. Users are offered only to whom may list them (admins). */
+/** Gives a user and/or a group roles in the project. */
 export function AddProjectAccess({ project, access, onClose }: { project: string; access: ProjectAccess; onClose: () => void }) {
-  const canPickUsers = useSession().can('getUsers');
-  const users = useQuery({ ...usersQuery, enabled: canPickUsers });
   const groups = useGroups();
   const [user, setUser] = useState<string | null>(null);
   const [group, setGroup] = useState<string | null>(null);
@@ -180,11 +177,10 @@ export function AddProjectAccess({ project, access, onClose }: { project: string
     ...changedAccess(project),
   );
   // Who holds roles already changes them in their row.
-  const userOptions = (users.data?.users ?? []).filter((u) => !access.users.some((held) => held.id === u.id)).map((u) => ({ value: String(u.id), label: userName(u) }));
   const groupOptions = (groups.data ?? []).filter((g) => !access.groups.some((held) => held.id === g.id)).map((g) => ({ value: String(g.id), label: g.name }));
   return (
     <FormDialog title={`Add members to ${project}`} submitLabel="Add" onClose={onClose} onSubmit={() => add.mutateAsync()} disabled={roles.length === 0 || (!user && !group)}>
-      {canPickUsers && <Select label="User" placeholder="None" searchable clearable data-autofocus data={userOptions} value={user} onChange={setUser} />}
+      <UserPicker value={user} onChange={setUser} exclude={access.users.map((held) => held.id)} />
       <Select
         label="Group"
         description="Its members hold the roles for as long as they are in it"
