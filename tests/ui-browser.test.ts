@@ -182,9 +182,15 @@ describe('an admin in the browser', () => {
     const { page } = admin;
     await page.goto('/flags');
     await page.getByRole('link', { name: FLAG }).click();
+    await adminJson(app, 'PUT', '/api/admin/projects/default/features/list-alpha/environments/development/variants', [
+      { name: 'treatment', weightType: 'variable', stickiness: 'default' },
+    ]);
     await page.getByRole('button', { name: 'Add dependency' }).click();
-    await page.getByRole('combobox', { name: 'Parent flag' }).fill('list-alpha');
+    await page.getByRole('combobox', { name: 'Parent flag' }).fill('alpha');
     await page.getByRole('option', { name: 'list-alpha' }).click();
+    // The parent's variants are offered.
+    await page.getByRole('combobox', { name: 'Parent variants' }).click();
+    await page.getByRole('option', { name: 'treatment' }).click();
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByRole('button', { name: 'Remove dependency on list-alpha' }).waitFor();
     await page.getByRole('button', { name: 'Complete' }).click();
@@ -193,7 +199,7 @@ describe('an admin in the browser', () => {
     await completion.getByRole('button', { name: 'Complete' }).click();
     await page.getByText('completed: kept (blue)', { exact: true }).waitFor();
     const completed = (await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: { projectId: 'default', featureName: FLAG } } })).data;
-    expect(completed?.dependencies).toEqual([{ feature: 'list-alpha', enabled: true }]);
+    expect(completed?.dependencies).toEqual([{ feature: 'list-alpha', enabled: true, variants: ['treatment'] }]);
     expect(completed?.lifecycle).toMatchObject({ stage: 'completed', status: 'kept', statusValue: 'blue' });
     await expectAccessible(page, 'the flag page with a dependency, completed');
     await page.getByRole('button', { name: 'Undo completion' }).click();

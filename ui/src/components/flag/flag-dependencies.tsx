@@ -1,5 +1,6 @@
 import { CloseButton, Group, Pill, Select, Switch, TagsInput, Text } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { components } from '../../../../generated/api.js';
 import { api, ok } from '../../api';
@@ -44,13 +45,12 @@ function AddDependency({ project, feature, onAdded }: { project: string; feature
   const [parent, setParent] = useState<string | null>(null);
   const [enabled, setEnabled] = useState(true);
   const [variants, setVariants] = useState<string[]>([]);
-  // The project's flags, read only once the form is open: the parents to choose from and their variants.
-  const flags = useQuery({
-    queryKey: ['project-features', project],
-    queryFn: async () => (await ok(api.GET('/api/admin/projects/{projectId}/features', { params: { path: { projectId: project } } }))).features,
+  // Only the chosen parent is read, for its variants: a project may hold thousands of flags.
+  const parentFlag = useQuery({
+    queryKey: ['flag', project, parent],
+    queryFn: () => ok(api.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: { projectId: project, featureName: parent ?? '' } } })),
+    enabled: parent !== null,
   });
-  const parents = (flags.data ?? []).filter((f) => f.name !== feature);
-  const parentVariants = variantNamesOf(parents.find((f) => f.name === parent));
   const add = useMutation({
     mutationFn: (name: string) =>
       ok(
@@ -67,19 +67,54 @@ function AddDependency({ project, feature, onAdded }: { project: string; feature
   });
   return (
     <AddPopover label="Add dependency" width={260} disabled={!parent} onSubmit={async () => parent && (await add.mutateAsync(parent))}>
-      <Select label="Parent flag" searchable data={parents.map((f) => f.name)} value={parent} onChange={setParent} comboboxProps={{ withinPortal: false }} required />
+      <ParentPicker project={project} feature={feature} value={parent} onChange={setParent} />
       <Switch label="Parent must be on" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
       {enabled && (
         <TagsInput
           label="Parent variants"
           description="Any variant when empty"
-          data={parentVariants}
+          data={variantNamesOf(parentFlag.data)}
           value={variants}
           onChange={setVariants}
           comboboxProps={{ withinPortal: false }}
         />
       )}
     </AddPopover>
+  );
+}
+
+/** How many of the project's flags the parent picker offers for what was typed. */
+const PARENTS_OFFERED = 20;
+
+/** Another flag of the project, found by the flag search as the user types. */
+function ParentPicker({ project, feature, value, onChange }: { project: string; feature: string; value: string | null; onChange: (value: string | null) => void }) {
+  const [search, setSearch] = useState('');
+  const [query] = useDebouncedValue(search.trim(), 200);
+  const found = useQuery({
+    queryKey: ['parent-search', project, query],
+    queryFn: async () =>
+      (await ok(api.GET('/api/admin/search/features', { params: { query: { project: `IS:${project}`, limit: String(PARENTS_OFFERED + 1), ...(query && { query }) } } })))
+        .features,
+    placeholderData: keepPreviousData,
+  });
+  const names = (found.data ?? [])
+    .map((f) => f.name)
+    .filter((name) => name !== feature)
+    .slice(0, PARENTS_OFFERED);
+  return (
+    <Select
+      label="Parent flag"
+      placeholder="Type to search"
+      searchable
+      data={names}
+      filter={({ options }) => options}
+      searchValue={search}
+      onSearchChange={setSearch}
+      value={value}
+      onChange={onChange}
+      comboboxProps={{ withinPortal: false }}
+      required
+    />
   );
 }
 
