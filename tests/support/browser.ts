@@ -2,6 +2,7 @@
 // context (cookies) per user, axe-core run on every page visited, screenshots into reports/ui/ (git-ignored).
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, expect } from 'vitest';
@@ -23,10 +24,23 @@ export async function launchBrowser(): Promise<Browser> {
   return browser;
 }
 
-/** A new browser profile at the service; every request it makes outside the service fails the test. */
-export async function newContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
+export interface ContextOptions {
+  /**
+   * Other origins (`http://localhost:5173`) its pages may reach besides the service: a page served from an origin of
+   * its own, another instance. Then no request is intercepted, only watched: while any route is set, Playwright
+   * answers every CORS preflight itself (204, allowing whatever was asked), which would hide the service's CORS from a
+   * cross-origin test. A request outside these origins still fails the test, and never leaves the machine: it goes to
+   * a proxy that closes every connection (loopback addresses bypass it).
+   */
+  alsoAllowed?: string[];
+}
+
+/** A new browser profile at the service; every request it makes outside the service (and `alsoAllowed`) fails the test. */
+export async function newContext(browser: Browser, baseURL: string, options: ContextOptions = {}): Promise<BrowserContext> {
   // UTC, so that dates entered in local time read the same on every machine.
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 860 }, timezoneId: 'UTC', locale: 'en-GB' });
+  const settings = { baseURL, viewport: { width: 1280, height: 860 }, timezoneId: 'UTC', locale: 'en-GB' };
+  if (options.alsoAllowed) return watchedContext(browser, settings, [baseURL, ...options.alsoAllowed]);
+  const context = await browser.newContext(settings);
   const outside: string[] = [];
   await context.route(
     (url) => !url.href.startsWith(baseURL),
@@ -38,6 +52,25 @@ export async function newContext(browser: Browser, baseURL: string): Promise<Bro
   afterAll(() => {
     expect(outside, 'requests that left the machine').toEqual([]);
     return context.close();
+  });
+  return context;
+}
+
+/** A profile whose requests outside `origins` go to a proxy that closes every connection, and fail the test. */
+async function watchedContext(browser: Browser, settings: Parameters<Browser['newContext']>[0], origins: string[]): Promise<BrowserContext> {
+  const deadEnd = createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => deadEnd.listen(0, '127.0.0.1', resolve));
+  const proxy = { server: `http://127.0.0.1:${(deadEnd.address() as AddressInfo).port}`, bypass: 'localhost,127.0.0.1,[::1]' };
+  const context = await browser.newContext({ ...settings, proxy });
+  const allowed = new Set(origins.map((origin) => new URL(origin).origin));
+  const outside: string[] = [];
+  context.on('request', (request) => {
+    if (!allowed.has(new URL(request.url()).origin)) outside.push(request.url());
+  });
+  afterAll(async () => {
+    await context.close();
+    await new Promise((resolve) => deadEnd.close(resolve));
+    expect(outside, 'requests outside the allowed origins').toEqual([]);
   });
   return context;
 }
