@@ -320,14 +320,21 @@ describe('CORS', () => {
     'access-control-request-headers': 'authorization,if-none-match,unleash-appname,unleash-connection-id,unleash-sdk',
   };
 
-  it('answers a preflight with 204, the methods and the SDK headers, before any credential', async () => {
+  it('answers a preflight with 204, the methods and the headers asked for, before any credential', async () => {
     const response = await fromBrowser(app, 'OPTIONS', '/api/frontend', preflight);
     expect(response.status).toBe(204);
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(String(response.headers['access-control-allow-methods'])).toMatch(/GET.*POST/);
-    const allowed = String(response.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/);
-    expect(allowed).toEqual(expect.arrayContaining(['authorization', 'content-type', 'if-none-match', 'unleash-appname', 'unleash-connection-id', 'unleash-sdk']));
+    expect(response.headers['access-control-allow-headers']).toBe(preflight['access-control-request-headers']);
+    expect(String(response.headers.vary).toLowerCase()).toContain('access-control-request-headers');
     expect(response.headers['access-control-max-age']).toBe('86400');
+  });
+
+  it('allows in a preflight the headers an app adds to the SDK\'s (customHeaders), as Unleash does', async () => {
+    const requested = 'authorization,content-type,unleash-sdk,x-team,x-shop-release';
+    const response = await fromBrowser(app, 'OPTIONS', '/api/frontend/client/metrics', { ...preflight, 'access-control-request-method': 'POST', 'access-control-request-headers': requested });
+    expect(response.status).toBe(204);
+    expect(response.headers['access-control-allow-headers']).toBe(requested);
   });
 
   it('answers a preflight for the paths below /api/frontend', async () => {

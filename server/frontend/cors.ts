@@ -8,18 +8,6 @@ const FRONTEND_PATH = '/api/frontend';
 
 const isFrontendPath = (url: string) => url === FRONTEND_PATH || url.startsWith(`${FRONTEND_PATH}/`);
 
-/** What browsers may send: the frontend SDKs' own headers. */
-const ALLOWED_HEADERS = [
-  'Authorization',
-  'Content-Type',
-  'If-None-Match',
-  'Unleash-AppName',
-  'Unleash-Connection-Id',
-  'Unleash-InstanceId',
-  'Unleash-SDK',
-  'Unleash-Client-Spec',
-];
-
 /** How long a browser may keep a preflight's answer: a day, as Unleash's ACCESS_CONTROL_MAX_AGE default. */
 const PREFLIGHT_MAX_AGE_S = 86_400;
 
@@ -28,7 +16,8 @@ export async function registerFrontendCors(api: FastifyInstance, origins: readon
   const frontend: FastifyCorsOptions = {
     origin: origins.includes('*') ? '*' : [...origins],
     methods: ['GET', 'POST'],
-    allowedHeaders: ALLOWED_HEADERS,
+    // No allowedHeaders: the preflight's Access-Control-Request-Headers are reflected, as Unleash (the `cors`
+    // package) does, so that the headers an app adds (the SDKs' `customHeaders`) pass as well as the SDKs' own.
     exposedHeaders: ['ETag'],
     maxAge: PREFLIGHT_MAX_AGE_S,
   };
