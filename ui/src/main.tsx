@@ -3,7 +3,7 @@ import '@fontsource/inter/600.css';
 import '@fontsource/inter/700.css';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { MantineProvider, Modal, createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { MantineProvider, Modal, Notification, createTheme, type CSSVariablesResolver } from '@mantine/core';
 import { Notifications, notifications } from '@mantine/notifications';
 import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
@@ -21,8 +21,9 @@ const theme = createTheme({
   primaryShade: 8,
   defaultRadius: 'sm',
   components: {
-    // The dialogs' close button is an icon: it needs a name for screen readers.
+    // The dialogs' and notifications' close buttons are icons: they need a name for screen readers.
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } }),
   },
 });
 

@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, ok } from '../api';
 import { ConfirmButton, PageLoader, QueryError } from '../components/feedback';
+import { EditFlag } from '../components/flag/edit-flag';
 import { EnvironmentCard } from '../components/flag/environment-card';
 import { FlagDependencies } from '../components/flag/flag-dependencies';
 import { FlagEvents } from '../components/flag/flag-events';
@@ -55,6 +56,7 @@ export default function Flag() {
       description={f.description || undefined}
       actions={
         <Group gap="xs">
+          {session.can('updateFeature', scope) && <EditFlag flag={f} />}
           {session.can('completeFeature', scope) && <CompleteFlag project={f.project} feature={f.name} completed={f.lifecycle?.stage === 'completed'} />}
           {session.can('archiveFeature', scope) && (
             <ConfirmButton label="Archive" leftSection={<IconArchive size={16} />} title={`Archive ${f.name}?`} onConfirm={() => archive.mutateAsync()}>
@@ -72,6 +74,11 @@ export default function Flag() {
           </Anchor>
         </Text>
         <Text size="sm">Type {f.type}</Text>
+        {f.impressionData && (
+          <Badge variant="outline" tt="none">
+            impression data
+          </Badge>
+        )}
         {f.lifecycle && (
           <Badge variant="light" tt="none" aria-label="Lifecycle stage">
             {describeStage(f.lifecycle)}

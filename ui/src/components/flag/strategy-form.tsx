@@ -8,6 +8,7 @@ import { api, ok } from '../../api';
 import { constraintBody, constraintProblem, type Constraint } from '../../lib/constraints.js';
 import { useContextFields, useSegments, useStrategies } from '../../queries';
 import { ConstraintEditor } from './constraint-editor';
+import type { FlagWrite } from './flag-writes';
 
 type FeatureStrategy = components['schemas']['FeatureStrategy'];
 type Definition = components['schemas']['Strategy'];
@@ -39,7 +40,8 @@ const draftOf = (strategy: FeatureStrategy | undefined, feature: string): Draft 
       }
     : { name: 'flexibleRollout', title: '', disabled: false, parameters: { rollout: '100', stickiness: 'default', groupId: feature }, constraints: [], segments: [] };
 
-export function StrategyForm({ target, strategy, opened, onClose }: { target: Target; strategy?: FeatureStrategy; opened: boolean; onClose: () => void }) {
+export function StrategyForm(props: { target: Target; strategy?: FeatureStrategy; opened: boolean; onClose: () => void; write: FlagWrite }) {
+  const { target, strategy, opened, onClose, write } = props;
   const [draft, setDraft] = useState(() => draftOf(strategy, target.feature));
   const strategies = useStrategies();
   const segments = useSegments();
@@ -59,8 +61,11 @@ export function StrategyForm({ target, strategy, opened, onClose }: { target: Ta
       };
       const path = { projectId: target.project, featureName: target.feature, environment: target.environment };
       return strategy
-        ? ok(api.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', { params: { path: { ...path, strategyId: strategy.id } }, body }))
-        : ok(api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', { params: { path }, body }));
+        ? write(
+            () => ok(api.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', { params: { path: { ...path, strategyId: strategy.id } }, body })),
+            { action: 'updateStrategy', payload: { ...body, id: strategy.id } },
+          )
+        : write(() => ok(api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', { params: { path }, body })), { action: 'addStrategy', payload: body });
     },
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['flag', target.project, target.feature] });

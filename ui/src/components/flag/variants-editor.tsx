@@ -9,6 +9,7 @@ import { api, ok } from '../../api';
 import { balanceVariants, percent, variantsBody, variantsProblem, weightOfPercent, type Variant } from '../../lib/variants.js';
 import { useSession } from '../../session';
 import { Empty } from '../feedback';
+import { useFlagWrite } from './flag-writes';
 
 type FeatureEnvironment = components['schemas']['FeatureEnvironment'];
 type PayloadType = NonNullable<Variant['payload']>['type'];
@@ -34,15 +35,26 @@ function EnvironmentVariants({ project, feature, environment }: { project: strin
   const problem = variantsProblem(variants);
   const changed = JSON.stringify(variants) !== JSON.stringify(environment.variants);
 
+  const { proposing, write } = useFlagWrite(project, feature, environment.name);
   const save = useMutation({
-    mutationFn: () =>
-      ok(
-        api.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
-          params: { path: { projectId: project, featureName: feature, environment: environment.name } },
-          body: variantsBody(variants),
-        }),
-      ),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['flag', project, feature] }),
+    mutationFn: () => {
+      const body = variantsBody(variants);
+      return write(
+        () =>
+          ok(
+            api.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
+              params: { path: { projectId: project, featureName: feature, environment: environment.name } },
+              body,
+            }),
+          ),
+        { action: 'patchVariant', payload: { variants: body } },
+      );
+    },
+    onSuccess: () => {
+      // A proposal leaves the flag as it is: the editor shows it again.
+      if (proposing) setVariants(environment.variants);
+      return queryClient.invalidateQueries({ queryKey: ['flag', project, feature] });
+    },
   });
 
   const set = (index: number, change: Partial<Variant>) => setVariants(variants.map((v, i) => (i === index ? { ...v, ...change } : v)));

@@ -1,0 +1,125 @@
+// A flag's page in Debian's Chromium, against the service on the embedded database: its metadata edited, its
+// strategies reordered, and, where the project requires change requests, changes proposed into the user's draft
+// instead of made. Each change is read back through the API. Runs on PGlite only (vitest.config.ts).
+import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './support/app.js';
+import { expectAccessible, launchBrowser, screenshot, signedInProfile } from './support/browser.js';
+import { requireChangeRequests } from './support/change-requests.js';
+import { adminJson } from './support/fixtures.js';
+import { flagWith } from './support/frontend.js';
+import { buildUiIfStale } from './support/ui-build.js';
+import { createUser } from './support/users.js';
+
+let app: TestApp;
+let browser: Browser;
+let admin: Page;
+let editor: Page;
+
+const signedIn = async (username: string) => (await signedInProfile(browser, app.url, username)).page;
+
+/** The flag as the admin API answers it. */
+const flagOf = (name: string) => adminJson(app, 'GET', `/api/admin/projects/default/features/${name}`);
+const environmentOf = async (name: string, environment: string) => (await flagOf(name)).environments.find((e: { name: string }) => e.name === environment);
+
+/** Opens the flag's page and waits until it has loaded. */
+async function openFlag(page: Page, name: string) {
+  await page.goto(`/projects/default/features/${name}`);
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+}
+
+/** The changes waiting in open change requests of the default project, as `action` of `feature` in `environment`. */
+async function proposed() {
+  const requests = await adminJson(app, 'GET', '/api/admin/projects/default/change-requests');
+  return requests.flatMap((r: { environment: string; state: string; features: { name: string; changes: { action: string }[] }[] }) =>
+    r.features.flatMap((f) => f.changes.map((c) => `${r.state}: ${c.action} of ${f.name} in ${r.environment}`)),
+  );
+}
+
+beforeAll(async () => {
+  buildUiIfStale();
+  browser = await launchBrowser();
+  app = await startTestApp();
+  await createUser(app, { username: 'alice', rootRole: 'Admin' });
+  await createUser(app, { username: 'eddie', rootRole: 'Editor' });
+  admin = await signedIn('alice');
+  editor = await signedIn('eddie');
+}, 240_000);
+
+describe("a flag's page", () => {
+  it('edits the description, type and impression data', async () => {
+    await adminJson(app, 'POST', '/api/admin/projects/default/features', { name: 'described-flag', description: 'Before' });
+    await openFlag(admin, 'described-flag');
+    await admin.getByRole('button', { name: 'Edit', exact: true }).click();
+    const dialog = admin.getByRole('dialog', { name: 'Edit described-flag' });
+    expect(await dialog.getByRole('textbox', { name: 'Description' }).inputValue()).toBe('Before');
+    await dialog.getByRole('textbox', { name: 'Description' }).fill('After');
+    await dialog.getByRole('combobox', { name: 'Type' }).click();
+    await admin.getByRole('option', { name: 'Operational' }).click();
+    await dialog.getByRole('switch', { name: 'Impression data' }).check({ force: true });
+    await expectAccessible(admin, "a flag's edit dialog");
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await admin.getByText('impression data', { exact: true }).waitFor();
+    expect(await flagOf('described-flag')).toMatchObject({ description: 'After', type: 'operational', impressionData: true });
+  });
+
+  it('moves a strategy before another, and SDKs evaluate them in the new order', async () => {
+    await flagWith(app, 'ordered-flag', [
+      { name: 'flexibleRollout', title: 'first', parameters: { rollout: 10, stickiness: 'default', groupId: 'ordered-flag' } },
+      { name: 'flexibleRollout', title: 'second', parameters: { rollout: 20, stickiness: 'default', groupId: 'ordered-flag' } },
+    ]);
+    await openFlag(admin, 'ordered-flag');
+    const development = admin.getByRole('region', { name: 'Environment development' });
+    expect(await development.getByRole('button', { name: 'Evaluate first earlier' }).count()).toBe(0);
+    await development.getByRole('button', { name: 'Evaluate second earlier' }).click();
+    await expect.poll(async () => (await environmentOf('ordered-flag', 'development')).strategies.map((s: { title: string }) => s.title)).toEqual(['second', 'first']);
+    await expect.poll(() => development.getByTestId('strategy').first().textContent()).toContain('second');
+  });
+});
+
+describe('where the project requires change requests', () => {
+  beforeAll(async () => {
+    await requireChangeRequests(app, 'default', 'production');
+    await adminJson(app, 'POST', '/api/admin/projects/default/features', { name: 'guarded-flag' });
+  });
+
+  it('proposes turning the flag on into the Editor’s draft instead of turning it on', async () => {
+    await openFlag(editor, 'guarded-flag');
+    const production = editor.getByRole('region', { name: 'Environment production' });
+    await production.getByText('change requests', { exact: true }).waitFor();
+    await production.getByRole('switch', { name: 'production: off' }).click({ force: true });
+    await editor.getByText(/Proposed in your draft change request #\d+ for production/).waitFor();
+    expect(await proposed()).toEqual(['Draft: updateEnabled of guarded-flag in production']);
+    expect((await environmentOf('guarded-flag', 'production')).enabled).toBe(false);
+    await expect.poll(() => production.getByRole('switch', { name: 'production: off' }).isChecked()).toBe(false);
+    await expectAccessible(editor, 'a flag page proposing changes');
+    await screenshot(editor, 'flag-change-request');
+  });
+
+  it('proposes a new strategy into the same draft', async () => {
+    await openFlag(editor, 'guarded-flag');
+    const production = editor.getByRole('region', { name: 'Environment production' });
+    await production.getByRole('button', { name: 'Add strategy' }).click();
+    await editor.getByRole('dialog').getByRole('button', { name: 'Save strategy' }).click();
+    await editor.getByRole('dialog').waitFor({ state: 'detached' });
+    await expect.poll(proposed).toEqual(['Draft: updateEnabled of guarded-flag in production', 'Draft: addStrategy of guarded-flag in production']);
+    expect((await environmentOf('guarded-flag', 'production')).strategies).toEqual([]);
+  });
+
+  it('changes development directly, where no change request is required', async () => {
+    await openFlag(editor, 'guarded-flag');
+    const development = editor.getByRole('region', { name: 'Environment development' });
+    expect(await development.getByText('change requests', { exact: true }).count()).toBe(0);
+    await development.getByRole('switch', { name: 'development: off' }).click({ force: true });
+    await expect.poll(async () => (await environmentOf('guarded-flag', 'development')).enabled).toBe(true);
+  });
+
+  it('lets an Admin, who may skip change requests, turn production on directly', async () => {
+    await openFlag(admin, 'guarded-flag');
+    const production = admin.getByRole('region', { name: 'Environment production' });
+    expect(await production.getByText('change requests', { exact: true }).count()).toBe(0);
+    await production.getByRole('switch', { name: 'production: off' }).click({ force: true });
+    await expect.poll(async () => (await environmentOf('guarded-flag', 'production')).enabled).toBe(true);
+  });
+});
