@@ -391,22 +391,21 @@ describe('feature types', () => {
 });
 
 describe('projects: a long list', () => {
-  // Each project's environments were once searched for in every project's links, per environment: the list took
-  // seconds at a few hundred projects and environments (a fuzzer's leftovers), time growing with the square of both.
-  it('lists 150 projects in 150 environments in well under a second', async () => {
+  // Each project's environments and flag count are looked up by key (they were once searched for per project and
+  // environment). How long the list takes is measured by the bench, not here: here, that every row is still right.
+  it('lists every project with each of its environments and its own flag count', async () => {
     const crowded = await startTestApp({ ownDatabase: true });
     const create = (path: string, body: object) => call(crowded, 'POST', path, { body }).then((r) => expect(r.status, r.text).toBe(201));
-    for (let i = 0; i < 150; i += 10) {
-      await Promise.all(Array.from({ length: 10 }, (_, k) => create('/api/admin/environments', { name: `crowd-${i + k}`, type: 'test' })));
-    }
-    for (let i = 0; i < 150; i += 10) {
-      await Promise.all(Array.from({ length: 10 }, (_, k) => create('/api/admin/projects', { id: `crowd-${i + k}`, name: 'Crowd' })));
-    }
-    const started = performance.now();
+    const names = Array.from({ length: 12 }, (_, i) => `crowd-${i}`);
+    await Promise.all(names.map((name) => create('/api/admin/environments', { name, type: 'test' })));
+    await Promise.all(names.map((id) => create('/api/admin/projects', { id, name: 'Crowd' })));
+    await Promise.all(names.flatMap((id, i) => Array.from({ length: i % 3 }, (_, k) => create(`/api/admin/projects/${id}/features`, { name: `${id}-flag-${k}` }))));
     const response = await call(crowded, 'GET', '/api/admin/projects');
-    const elapsed = performance.now() - started;
     expect(response.status).toBe(200);
-    expect(response.json.projects.find((p: { id: string }) => p.id === 'crowd-149').environments).toHaveLength(152);
-    expect(elapsed).toBeLessThan(1000);
-  }, 120_000);
+    const listed = new Map<string, { featureCount: number; environments: unknown[] }>(response.json.projects.map((p: { id: string }) => [p.id, p]));
+    names.forEach((id, i) => {
+      expect(listed.get(id)?.featureCount, id).toBe(i % 3);
+      expect(listed.get(id)?.environments, id).toHaveLength(names.length + 2);
+    });
+  });
 });
