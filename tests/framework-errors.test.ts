@@ -86,6 +86,12 @@ describe('requests refused before any route runs', () => {
     expectErrorShape(await rawExchange(get('/api/admin/tag-types', [`x-big: ${'a'.repeat(20_000)}`])), 431, 'RequestHeaderFieldsTooLargeError');
   });
 
+  it('answers a JSON body over the size limit with 413 as an Error, and creates nothing', async () => {
+    const response = await call(app, 'POST', '/api/admin/tag-types', { body: { name: 'too-large', description: 'x'.repeat(2 * 1024 * 1024) } });
+    expectError(response, 413, 'PayloadTooLargeError');
+    expect((await call(app, 'GET', '/api/admin/tag-types/too-large')).status).toBe(404);
+  });
+
   it('answers a malformed request line with 400 as an Error', async () => {
     expectErrorShape(await rawExchange('GARBAGE\r\n\r\n'), 400, 'ValidationError');
     expectErrorShape(await rawExchange('GET /api/admin/tag-types HTTP/9.9\r\nHost: x\r\n\r\n'), 400, 'ValidationError');
