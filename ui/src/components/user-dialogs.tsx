@@ -7,13 +7,12 @@ import { api, ok } from '../api';
 import { useChange } from '../queries';
 import { SESSION_KEY, useSession } from '../session';
 import { FormDialog } from './forms';
+import { userName } from './user-picker';
 
 type User = components['schemas']['User'];
 type Role = components['schemas']['Role'];
 
 const PASSWORD_RULE = 'At least 10 characters, not a common one';
-
-export const userName = (user: User) => user.name ?? user.username ?? user.email ?? `#${user.id}`;
 
 export function UserDialog({ user, roles, onClose }: { user?: User; roles: Role[]; onClose: () => void }) {
   const session = useSession();

@@ -6,7 +6,8 @@ import { ConfirmButton } from '../components/feedback';
 import { NewButton, when } from '../components/forms';
 import { ListTable } from '../components/list';
 import { Page } from '../components/page';
-import { PasswordDialog, UserDialog, userName } from '../components/user-dialogs';
+import { PasswordDialog, UserDialog } from '../components/user-dialogs';
+import { userName } from '../components/user-picker';
 import { useChange, usersQuery } from '../queries';
 import { useSession } from '../session';
 
