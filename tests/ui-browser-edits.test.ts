@@ -4,10 +4,11 @@
 // Runs on PGlite only (vitest.config.ts excludes tests/ui-*.test.ts from the PostgreSQL run).
 import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestApp, type TestApp } from './support/app.js';
-import { expectAccessible, launchBrowser, screenshot, signedInProfile } from './support/browser.js';
+import { call, type TestApp } from './support/app.js';
+import { expectAccessible, screenshot, signedInProfile } from './support/browser.js';
 import { adminJson } from './support/fixtures.js';
-import { buildUiIfStale } from './support/ui-build.js';
+import { startUiTest } from './support/ui-build.js';
+import { openDialog, save, visit } from './support/ui-dialogs.js';
 import { createUser as createUserOf, USER_PASSWORD } from './support/users.js';
 
 let app: TestApp;
@@ -17,31 +18,8 @@ let admin: Page;
 const createUser = (fields: { username: string; rootRole: string; name?: string }) => createUserOf(app, fields);
 const signedIn = async (username: string, password?: string) => (await signedInProfile(browser, app.url, username, password)).page;
 
-/** Loads a page afresh (nothing cached from before the test's own API calls) and waits until its data has loaded. */
-async function visit(page: Page, path: string, heading: string) {
-  await page.goto(path);
-  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  await page.getByLabel('Loading').waitFor({ state: 'detached' });
-}
-
-/** Clicks the row's button and answers the dialog it opens. */
-async function openDialog(page: Page, button: string, title: string): Promise<Locator> {
-  await page.getByRole('button', { name: button, exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: title });
-  await dialog.waitFor();
-  return dialog;
-}
-
-/** Submits the dialog and waits for it to close (the service took the change). */
-async function save(dialog: Locator, label: string) {
-  await dialog.getByRole('button', { name: label }).click();
-  await dialog.waitFor({ state: 'detached' });
-}
-
 beforeAll(async () => {
-  buildUiIfStale();
-  browser = await launchBrowser();
-  app = await startTestApp();
+  ({ app, browser } = await startUiTest());
   await createUser({ username: 'alice', rootRole: 'Admin' });
   admin = await signedIn('alice');
 }, 240_000);

@@ -3,12 +3,12 @@
 // instead of made. Each change is read back through the API. Runs on PGlite only (vitest.config.ts).
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './support/app.js';
-import { expectAccessible, launchBrowser, screenshot, signedInProfile } from './support/browser.js';
+import type { TestApp } from './support/app.js';
+import { expectAccessible, screenshot, signedInProfile } from './support/browser.js';
 import { requireChangeRequests } from './support/change-requests.js';
 import { adminJson } from './support/fixtures.js';
 import { flagWith } from './support/frontend.js';
-import { buildUiIfStale } from './support/ui-build.js';
+import { startUiTest } from './support/ui-build.js';
 import { createUser } from './support/users.js';
 
 let app: TestApp;
@@ -37,9 +37,7 @@ async function proposed() {
 }
 
 beforeAll(async () => {
-  buildUiIfStale();
-  browser = await launchBrowser();
-  app = await startTestApp();
+  ({ app, browser } = await startUiTest());
   await createUser(app, { username: 'alice', rootRole: 'Admin' });
   await createUser(app, { username: 'eddie', rootRole: 'Editor' });
   admin = await signedIn('alice');

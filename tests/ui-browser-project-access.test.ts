@@ -3,10 +3,10 @@
 // a Viewer and a project Owner are offered. Runs on PGlite only (vitest.config.ts excludes tests/ui-* elsewhere).
 import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './support/app.js';
-import { expectAccessible, launchBrowser, screenshot, signedInProfile } from './support/browser.js';
+import type { TestApp } from './support/app.js';
+import { expectAccessible, screenshot, signedInProfile } from './support/browser.js';
 import { adminJson } from './support/fixtures.js';
-import { buildUiIfStale } from './support/ui-build.js';
+import { startUiTest } from './support/ui-build.js';
 import { createUser as createUserOf } from './support/users.js';
 
 const PROJECT = 'webshop';
@@ -69,9 +69,7 @@ async function removeRow(page: Page, table: string, name: string) {
 }
 
 beforeAll(async () => {
-  buildUiIfStale();
-  browser = await launchBrowser();
-  app = await startTestApp();
+  ({ app, browser } = await startUiTest());
   await adminJson(app, 'POST', '/api/admin/projects', { id: PROJECT, name: NAME });
   await createUser('alice', 'Admin');
   mia = await createUser('mia', 'Viewer');

@@ -5,11 +5,11 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestApp, type TestApp } from './support/app.js';
-import { expectAccessible, launchBrowser, newContext, screenshot, signedInProfile } from './support/browser.js';
+import { call, type TestApp } from './support/app.js';
+import { expectAccessible, newContext, screenshot, signedInProfile } from './support/browser.js';
 import { adminJson, newApiToken, until } from './support/fixtures.js';
 import { metrics } from './support/sdk-reports.js';
-import { buildUiIfStale } from './support/ui-build.js';
+import { startUiTest } from './support/ui-build.js';
 import { createUser as createUserOf, USER_PASSWORD } from './support/users.js';
 
 const FLAG = 'checkout-redesign';
@@ -35,9 +35,7 @@ async function visit(page: Page, link: string, heading = link) {
 }
 
 beforeAll(async () => {
-  buildUiIfStale();
-  browser = await launchBrowser();
-  app = await startTestApp();
+  ({ app, browser } = await startUiTest());
   clientToken = await newApiToken(app, { type: 'client', environment: 'development' });
   await createUser('alice', 'Admin');
   admin = await signedIn('alice');

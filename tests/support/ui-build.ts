@@ -2,7 +2,10 @@
 // here only when its sources changed.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
 import { expect } from 'vitest';
+import { startTestApp, type TestApp } from './app.js';
+import { launchBrowser } from './browser.js';
 
 /** Builds dist/ui when it is stale; fails the test file with the build's output when the build fails. */
 export function buildUiIfStale(): void {
@@ -10,4 +13,12 @@ export function buildUiIfStale(): void {
   const build = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
   expect(build.status, `${build.stdout}${build.stderr}`).toBe(0);
   expect(existsSync('dist/ui/index.html'), 'dist/ui was not built').toBe(true);
+}
+
+/** What every admin UI browser test starts from: the UI built, Chromium, and the service on the embedded database. */
+export async function startUiTest(): Promise<{ app: TestApp; browser: Browser }> {
+  buildUiIfStale();
+  const browser = await launchBrowser();
+  const app = await startTestApp();
+  return { app, browser };
 }

@@ -1,111 +1,77 @@
-import { Badge, Button, Card, Code, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Group, Select, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { components } from '../../../generated/api.js';
+import { Link, useSearchParams } from 'react-router';
 import { api, ok } from '../api';
+import { ChangeRequestConfig } from '../components/change-requests/change-request-config';
+import type { ChangeRequestState } from '../components/change-requests/request-access';
+import { RequestCard } from '../components/change-requests/request-card';
 import { Loaded } from '../components/feedback';
-import { when } from '../components/forms';
 import { Page } from '../components/page';
-import { holdsIn } from '../lib/permissions.js';
-import { useChange, useProjects } from '../queries';
-import { useSession } from '../session';
+import { useProjects } from '../queries';
 
-type ChangeRequest = components['schemas']['ChangeRequest'];
-type State = components['schemas']['ChangeRequestState'];
+const states: ChangeRequestState[] = ['Draft', 'In review', 'Approved', 'Scheduled', 'Applied', 'Rejected', 'Cancelled'];
 
-const states: State[] = ['Draft', 'In review', 'Approved', 'Scheduled', 'Applied', 'Rejected', 'Cancelled'];
-
+/** A project's change requests and its configuration; `?request=<id>` shows one request alone. */
 export default function ChangeRequests() {
+  const [params, setParams] = useSearchParams();
+  const project = params.get('project') ?? 'default';
+  const request = Number(params.get('request'));
+  if (Number.isInteger(request) && request > 0) return <OneRequest project={project} id={request} />;
+  return <AllRequests project={project} setProject={(p) => setParams({ project: p })} />;
+}
+
+function AllRequests({ project, setProject }: { project: string; setProject: (project: string) => void }) {
   const projects = useProjects();
-  const [project, setProject] = useState<string>('default');
   const [state, setState] = useState<string | null>(null);
   const requests = useQuery({
-    queryKey: ['change-requests', project, state],
+    queryKey: ['change-requests', project, 'list', state],
     queryFn: () =>
-      ok(api.GET('/api/admin/projects/{projectId}/change-requests', { params: { path: { projectId: project }, query: state ? { state: state as State } : {} } })),
+      ok(
+        api.GET('/api/admin/projects/{projectId}/change-requests', {
+          params: { path: { projectId: project }, query: state ? { state: state as ChangeRequestState } : {} },
+        }),
+      ),
   });
   return (
     <Page title="Change requests" description="Flag changes in protected environments wait here for their approvals.">
       <Group>
         <Select label="Project" data={(projects.data ?? []).map((p) => p.id)} value={project} onChange={(p) => p && setProject(p)} allowDeselect={false} w={220} />
-        <Select label="State" placeholder="Any" clearable data={states} value={state} onChange={setState} w={180} />
       </Group>
-      <Loaded query={requests} empty="No change requests." isEmpty={(data) => data.length === 0}>
-        {(data) => data.map((request) => <RequestCard key={request.id} request={request} />)}
-      </Loaded>
+      <Stack gap="xs" component="section" aria-labelledby="change-request-config">
+        <Title order={2} size="h4" id="change-request-config">
+          Configuration
+        </Title>
+        <ChangeRequestConfig project={project} />
+      </Stack>
+      <Stack gap="sm" component="section" aria-labelledby="change-request-list">
+        <Group justify="space-between" align="flex-end">
+          <Title order={2} size="h4" id="change-request-list">
+            Requests
+          </Title>
+          <Select label="State" placeholder="Any" clearable data={states} value={state} onChange={setState} w={180} />
+        </Group>
+        <Loaded query={requests} empty="No change requests." isEmpty={(data) => data.length === 0}>
+          {(data) => data.map((r) => <RequestCard key={r.id} request={r} />)}
+        </Loaded>
+      </Stack>
     </Page>
   );
 }
 
-function RequestCard({ request }: { request: ChangeRequest }) {
-  const session = useSession();
-  const scope = { project: request.project, environment: request.environment };
-  const mine = session.user?.id === request.createdBy.id;
-  const move = useChange(
-    (state: State) =>
-      ok(
-        api.PUT('/api/admin/projects/{projectId}/change-requests/{changeRequestId}/state', {
-          params: { path: { projectId: request.project, changeRequestId: request.id } },
-          body: { state },
-        }),
-      ),
-    ['change-requests'],
-  );
-  const actions: { label: string; state: State; allowed: boolean }[] = [
-    { label: 'Submit for review', state: 'In review', allowed: mine && request.state === 'Draft' },
-    { label: 'Approve', state: 'Approved', allowed: !mine && request.state === 'In review' && holdsIn(session.caller, 'APPROVE_CHANGE_REQUEST', scope) },
-    { label: 'Reject', state: 'Rejected', allowed: !mine && request.state === 'In review' && holdsIn(session.caller, 'APPROVE_CHANGE_REQUEST', scope) },
-    { label: 'Apply', state: 'Applied', allowed: request.state === 'Approved' && holdsIn(session.caller, 'APPLY_CHANGE_REQUEST', scope) },
-    { label: 'Cancel', state: 'Cancelled', allowed: mine && !['Applied', 'Cancelled', 'Rejected'].includes(request.state) },
-  ];
+function OneRequest({ project, id }: { project: string; id: number }) {
+  const request = useQuery({
+    queryKey: ['change-requests', project, 'request', id],
+    queryFn: () => ok(api.GET('/api/admin/projects/{projectId}/change-requests/{changeRequestId}', { params: { path: { projectId: project, changeRequestId: id } } })),
+  });
   return (
-    <Card withBorder component="article" aria-label={`Change request ${request.id}`}>
-      <Group justify="space-between" align="flex-start">
-        <Stack gap={4}>
-          <Group gap="xs">
-            <Title order={2} size="h4">
-              #{request.id} {request.title}
-            </Title>
-            <Badge variant="light" tt="none">
-              {request.state}
-            </Badge>
-          </Group>
-          <Text size="sm">
-            {request.environment} · by {request.createdBy.username} · {when(request.createdAt)} · {request.approvals.length} of {request.minApprovals} approvals
-          </Text>
-        </Stack>
-        <Group gap="xs">
-          {actions
-            .filter((a) => a.allowed)
-            .map((a) => (
-              <Button key={a.label} size="xs" variant={a.state === 'Cancelled' || a.state === 'Rejected' ? 'default' : 'filled'} loading={move.isPending && move.variables === a.state} onClick={() => move.mutate(a.state)}>
-                {a.label}
-              </Button>
-            ))}
-        </Group>
-      </Group>
-      <Stack gap="xs" mt="sm">
-        {request.features.map((feature) => (
-          <div key={feature.name}>
-            <Text fw={600} size="sm">
-              {feature.name}
-            </Text>
-            {feature.changes.map((change) => (
-              <Group key={change.id} gap="xs" align="flex-start" wrap="nowrap">
-                <Badge variant="default" tt="none">
-                  {change.action}
-                </Badge>
-                <Code style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{JSON.stringify(change.payload)}</Code>
-              </Group>
-            ))}
-          </div>
-        ))}
-        {request.comments.map((comment, i) => (
-          <Text key={i} size="sm">
-            {comment.createdBy.username}: {comment.text}
-          </Text>
-        ))}
-      </Stack>
-    </Card>
+    <Page title={`Change request #${id}`} description={`In the project ${project}.`}>
+      <Anchor component={Link} to={`/change-requests?project=${encodeURIComponent(project)}`}>
+        All change requests of {project}
+      </Anchor>
+      <Loaded query={request} empty="" isEmpty={() => false}>
+        {(data) => <RequestCard request={data} linked={false} />}
+      </Loaded>
+    </Page>
   );
 }

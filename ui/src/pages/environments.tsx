@@ -1,8 +1,9 @@
-import { Badge, Select, Switch, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { Badge, Group, Switch } from '@mantine/core';
 import { api, ok } from '../api';
+import { DialogButton } from '../components/dialog-button';
+import { EnvironmentDialog } from '../components/environment-form';
 import { ConfirmButton } from '../components/feedback';
-import { FormDialog, NewButton } from '../components/forms';
+import { NewButton } from '../components/forms';
 import { ListTable } from '../components/list';
 import { Page } from '../components/page';
 import { useChange, useEnvironments } from '../queries';
@@ -21,7 +22,7 @@ export default function Environments() {
   const remove = useChange((environment: string) => ok(api.DELETE('/api/admin/environments/{environment}', { params: { path: { environment } } })), ['environments']);
   const mayChange = session.can('enableEnvironment');
   return (
-    <Page title="Environments" actions={<NewButton label="New environment" allowed={session.can('createEnvironment')} dialog={(close) => <CreateEnvironment onClose={close} />} />}>
+    <Page title="Environments" actions={<NewButton label="New environment" allowed={session.can('createEnvironment')} dialog={(close) => <EnvironmentDialog onClose={close} />} />}>
       <ListTable
         label="Environments"
         query={environments}
@@ -48,33 +49,27 @@ export default function Environments() {
                 'no'
               ),
           },
+          { label: 'Sort order', cell: (e) => e.sortOrder },
           { label: 'Projects', cell: (e) => e.projectCount },
           { label: 'API tokens', cell: (e) => e.apiTokenCount },
           { label: 'Flags on', cell: (e) => e.enabledToggleCount },
           {
             label: 'Actions',
-            cell: (e) =>
-              session.can('deleteEnvironment') &&
-              !e.protected && (
-                <ConfirmButton label="Delete" size="xs" title={`Delete ${e.name}?`} onConfirm={() => remove.mutateAsync(e.name)}>
-                  Every flag's configuration in {e.name} is removed with it.
-                </ConfirmButton>
-              ),
+            cell: (e) => (
+              <Group gap="xs" wrap="nowrap">
+                {session.can('updateEnvironment') && (
+                  <DialogButton label="Edit" ariaLabel={`Edit ${e.name}`} dialog={(close) => <EnvironmentDialog environment={e} onClose={close} />} />
+                )}
+                {session.can('deleteEnvironment') && !e.protected && (
+                  <ConfirmButton label="Delete" size="xs" title={`Delete ${e.name}?`} onConfirm={() => remove.mutateAsync(e.name)}>
+                    Every flag's configuration in {e.name} is removed with it.
+                  </ConfirmButton>
+                )}
+              </Group>
+            ),
           },
         ]}
       />
     </Page>
-  );
-}
-
-function CreateEnvironment({ onClose }: { onClose: () => void }) {
-  const [name, setName] = useState('');
-  const [type, setType] = useState<string | null>('development');
-  const create = useChange(() => ok(api.POST('/api/admin/environments', { body: { name: name.trim(), type: type ?? 'development' } })), ['environments']);
-  return (
-    <FormDialog title="New environment" submitLabel="Create environment" onClose={onClose} onSubmit={() => create.mutateAsync()}>
-      <TextInput label="Name" required data-autofocus value={name} onChange={(e) => setName(e.currentTarget.value)} />
-      <Select label="Type" data={['development', 'test', 'preproduction', 'production']} value={type} onChange={setType} allowDeselect={false} />
-    </FormDialog>
   );
 }

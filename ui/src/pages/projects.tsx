@@ -1,11 +1,12 @@
-import { Anchor, Button, Group, Textarea, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { Anchor, Button, Group } from '@mantine/core';
 import { Link } from 'react-router';
 import { api, ok } from '../api';
+import { DialogButton } from '../components/dialog-button';
 import { ConfirmButton } from '../components/feedback';
-import { FormDialog, NewButton } from '../components/forms';
+import { NewButton } from '../components/forms';
 import { ListTable } from '../components/list';
 import { Page } from '../components/page';
+import { ProjectDialog } from '../components/project-form';
 import { ProjectEnvironments } from '../components/project-environments';
 import { useChange, useProjects } from '../queries';
 import { useSession } from '../session';
@@ -15,7 +16,7 @@ export default function Projects() {
   const projects = useProjects();
   const remove = useChange((projectId: string) => ok(api.DELETE('/api/admin/projects/{projectId}', { params: { path: { projectId } } })), ['projects']);
   return (
-    <Page title="Projects" actions={<NewButton label="New project" allowed={session.can('createProject')} dialog={(close) => <CreateProject onClose={close} />} />}>
+    <Page title="Projects" actions={<NewButton label="New project" allowed={session.can('createProject')} dialog={(close) => <ProjectDialog onClose={close} />} />}>
       <ListTable
         label="Projects"
         query={projects}
@@ -44,6 +45,9 @@ export default function Projects() {
                 <Button component={Link} to={`/projects/${encodeURIComponent(p.id)}/members`} size="xs" variant="light" aria-label={`Members of ${p.name}`}>
                   Members
                 </Button>
+                {session.can('updateProject', { project: p.id }) && (
+                  <DialogButton label="Edit" ariaLabel={`Edit ${p.name}`} dialog={(close) => <ProjectDialog project={p} onClose={close} />} />
+                )}
                 {session.can('deleteProject', { project: p.id }) && p.id !== 'default' && (
                   <ConfirmButton label="Delete" size="xs" title={`Delete ${p.name}?`} onConfirm={() => remove.mutateAsync(p.id)}>
                     A project can be deleted once it has no flags left, archived ones included.
@@ -55,19 +59,5 @@ export default function Projects() {
         ]}
       />
     </Page>
-  );
-}
-
-function CreateProject({ onClose }: { onClose: () => void }) {
-  const [id, setId] = useState('');
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const create = useChange(() => ok(api.POST('/api/admin/projects', { body: { id: id.trim(), name: name.trim() || id.trim(), ...(description.trim() && { description: description.trim() }) } })), ['projects']);
-  return (
-    <FormDialog title="New project" submitLabel="Create project" onClose={onClose} onSubmit={() => create.mutateAsync()}>
-      <TextInput label="Id" description="Used in API paths and tokens; cannot change" required data-autofocus value={id} onChange={(e) => setId(e.currentTarget.value)} />
-      <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} placeholder={id} />
-      <Textarea label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
-    </FormDialog>
   );
 }

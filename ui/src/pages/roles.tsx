@@ -1,11 +1,12 @@
-import { Badge, MultiSelect, Select, Textarea, TextInput } from '@mantine/core';
+import { Badge, Group } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { api, ok } from '../api';
+import { DialogButton } from '../components/dialog-button';
 import { ConfirmButton } from '../components/feedback';
-import { FormDialog, NewButton } from '../components/forms';
+import { NewButton } from '../components/forms';
 import { ListTable } from '../components/list';
 import { Page } from '../components/page';
+import { RoleDialog } from '../components/role-form';
 import { useChange } from '../queries';
 import { useSession } from '../session';
 
@@ -17,7 +18,7 @@ export default function Roles() {
     <Page
       title="Roles"
       description="Root roles hold everywhere; project roles in the projects they are given in."
-      actions={<NewButton label="New role" allowed={session.can('createRole')} dialog={(close) => <CreateRole onClose={close} />} />}
+      actions={<NewButton label="New role" allowed={session.can('createRole')} dialog={(close) => <RoleDialog onClose={close} />} />}
     >
       <ListTable
         label="Roles"
@@ -38,49 +39,20 @@ export default function Roles() {
           {
             label: 'Actions',
             cell: (r) =>
-              session.can('deleteRole') &&
+              // Built-in roles cannot change.
               (r.type === 'custom' || r.type === 'root-custom') && (
-                <ConfirmButton label="Delete" size="xs" title={`Delete ${r.name}?`} onConfirm={() => remove.mutateAsync(r.id)}>
-                  A role can be deleted once no user or group holds it.
-                </ConfirmButton>
+                <Group gap="xs" wrap="nowrap">
+                  {session.can('updateRole') && <DialogButton label="Edit" ariaLabel={`Edit ${r.name}`} dialog={(close) => <RoleDialog role={r} onClose={close} />} />}
+                  {session.can('deleteRole') && (
+                    <ConfirmButton label="Delete" size="xs" title={`Delete ${r.name}?`} onConfirm={() => remove.mutateAsync(r.id)}>
+                      A role can be deleted once no user or group holds it.
+                    </ConfirmButton>
+                  )}
+                </Group>
               ),
           },
         ]}
       />
     </Page>
-  );
-}
-
-function CreateRole({ onClose }: { onClose: () => void }) {
-  const permissions = useQuery({ queryKey: ['permissions'], queryFn: async () => (await ok(api.GET('/api/admin/permissions'))).permissions });
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [type, setType] = useState<'root-custom' | 'custom'>('custom');
-  const [chosen, setChosen] = useState<string[]>([]);
-  const available = type === 'root-custom' ? (permissions.data?.root ?? []) : (permissions.data?.project ?? []);
-  const create = useChange(
-    () =>
-      ok(api.POST('/api/admin/roles', { body: { name: name.trim(), type, ...(description.trim() && { description: description.trim() }), permissions: chosen.map((p) => ({ name: p })) } })),
-    ['roles'],
-  );
-  return (
-    <FormDialog title="New role" submitLabel="Create role" size="lg" onClose={onClose} onSubmit={() => create.mutateAsync()}>
-      <TextInput label="Name" required data-autofocus value={name} onChange={(e) => setName(e.currentTarget.value)} />
-      <Textarea label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
-      <Select
-        label="Kind"
-        data={[
-          { value: 'custom', label: 'Project role' },
-          { value: 'root-custom', label: 'Root role' },
-        ]}
-        value={type}
-        onChange={(v) => {
-          if (v) setType(v as typeof type);
-          setChosen([]);
-        }}
-        allowDeselect={false}
-      />
-      <MultiSelect label="Permissions" searchable data={available.map((p) => ({ value: p.name, label: p.displayName }))} value={chosen} onChange={setChosen} />
-    </FormDialog>
   );
 }

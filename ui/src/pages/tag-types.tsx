@@ -1,10 +1,11 @@
-import { Textarea, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { ColorSwatch, Group, Text } from '@mantine/core';
 import { api, ok } from '../api';
+import { DialogButton } from '../components/dialog-button';
 import { ConfirmButton } from '../components/feedback';
-import { FormDialog, NewButton } from '../components/forms';
+import { NewButton } from '../components/forms';
 import { ListTable } from '../components/list';
 import { Page } from '../components/page';
+import { TagTypeDialog } from '../components/tag-type-form';
 import { useChange, useTagTypes } from '../queries';
 import { useSession } from '../session';
 
@@ -13,7 +14,7 @@ export default function TagTypes() {
   const tagTypes = useTagTypes();
   const remove = useChange((typeName: string) => ok(api.DELETE('/api/admin/tag-types/{typeName}', { params: { path: { typeName } } })), ['tag-types']);
   return (
-    <Page title="Tag types" actions={<NewButton label="New tag type" allowed={session.can('createTagType')} dialog={(close) => <CreateTagType onClose={close} />} />}>
+    <Page title="Tag types" actions={<NewButton label="New tag type" allowed={session.can('createTagType')} dialog={(close) => <TagTypeDialog onClose={close} />} />}>
       <ListTable
         label="Tag types"
         query={tagTypes}
@@ -22,29 +23,34 @@ export default function TagTypes() {
         columns={[
           { label: 'Name', cell: (t) => <strong>{t.name}</strong> },
           { label: 'Description', cell: (t) => t.description },
+          { label: 'Icon', cell: (t) => t.icon ?? '' },
+          {
+            label: 'Colour',
+            cell: (t) =>
+              t.color && (
+                <Group gap={6} wrap="nowrap">
+                  <ColorSwatch color={t.color} size={14} aria-hidden />
+                  <Text size="sm" ff="monospace">
+                    {t.color}
+                  </Text>
+                </Group>
+              ),
+          },
           {
             label: 'Actions',
-            cell: (t) =>
-              session.can('deleteTagType') && (
-                <ConfirmButton label="Delete" size="xs" title={`Delete ${t.name}?`} onConfirm={() => remove.mutateAsync(t.name)}>
-                  A tag type can be deleted once no flag carries a tag of it.
-                </ConfirmButton>
-              ),
+            cell: (t) => (
+              <Group gap="xs" wrap="nowrap">
+                {session.can('updateTagType') && <DialogButton label="Edit" ariaLabel={`Edit ${t.name}`} dialog={(close) => <TagTypeDialog tagType={t} onClose={close} />} />}
+                {session.can('deleteTagType') && (
+                  <ConfirmButton label="Delete" size="xs" title={`Delete ${t.name}?`} onConfirm={() => remove.mutateAsync(t.name)}>
+                    A tag type can be deleted once no flag carries a tag of it.
+                  </ConfirmButton>
+                )}
+              </Group>
+            ),
           },
         ]}
       />
     </Page>
-  );
-}
-
-function CreateTagType({ onClose }: { onClose: () => void }) {
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const create = useChange(() => ok(api.POST('/api/admin/tag-types', { body: { name: name.trim(), ...(description.trim() && { description: description.trim() }) } })), ['tag-types']);
-  return (
-    <FormDialog title="New tag type" submitLabel="Create tag type" onClose={onClose} onSubmit={() => create.mutateAsync()}>
-      <TextInput label="Name" required data-autofocus value={name} onChange={(e) => setName(e.currentTarget.value)} />
-      <Textarea label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
-    </FormDialog>
   );
 }
