@@ -106,7 +106,7 @@ function Holders({ kind, project, holders, roles }: { kind: 'user' | 'group'; pr
         { label: words.detail, cell: (h) => h.detail },
         {
           label: 'Roles',
-          cell: (h) => <HeldRoles key={h.roles.join()} holder={h.name} held={h.roles} roles={roles} onChange={canSet ? (next) => setRoles.mutateAsync({ id: h.id, roles: next }) : undefined} />,
+          cell: (h) => <HeldRoles holder={h.name} held={h.roles} roles={roles} onChange={canSet ? (next) => setRoles.mutateAsync({ id: h.id, roles: next }) : undefined} />,
         },
         { label: 'Added', cell: (h) => when(h.addedAt) },
         canRemove && {
@@ -129,6 +129,13 @@ function Holders({ kind, project, holders, roles }: { kind: 'user' | 'group'; pr
 function HeldRoles({ holder, held, roles, onChange }: { holder: string; held: number[]; roles: Role[]; onChange?: (roles: number[]) => Promise<unknown> }) {
   const [value, setValue] = useState(held.map(String));
   const [lastKept, setLastKept] = useState(false);
+  // The roles read again from the service replace the shown ones, keeping the "one role at least" message (a remount
+  // would wipe it when the answer arrives just after it was shown).
+  const [shownHeld, setShownHeld] = useState(held.join());
+  if (shownHeld !== held.join()) {
+    setShownHeld(held.join());
+    setValue(held.map(String));
+  }
   if (!onChange) {
     return (
       <Group gap={4} role="group" aria-label={`Roles of ${holder}`}>
