@@ -18,7 +18,10 @@ function guarded(client: pg.PoolClient): pg.PoolClient {
     released = true;
     client.release(error ?? broken);
   };
-  const query = (config: QueryConfigLike, ...rest: unknown[]) => {
+  // A transaction's reads may run together (Promise.all over `tx`); pg queues them on its one connection but calls
+  // that deprecated (an error from pg 9), so promise-form queries are chained here instead, each after the last.
+  let previous: Promise<unknown> = Promise.resolve();
+  const send = (config: QueryConfigLike, rest: unknown[]) => {
     const result = (client.query as (...args: unknown[]) => unknown)(config, ...rest);
     if (!(result instanceof Promise)) return result;
     return result.catch((error: Error) => {
@@ -27,6 +30,13 @@ function guarded(client: pg.PoolClient): pg.PoolClient {
       else if (text.startsWith('rollback')) broken = error;
       throw error;
     });
+  };
+  const query = (config: QueryConfigLike, ...rest: unknown[]) => {
+    const callbackForm = typeof rest.at(-1) === 'function' || typeof (config as { submit?: unknown }).submit === 'function';
+    if (callbackForm) return send(config, rest);
+    const result = previous.then(() => send(config, rest));
+    previous = result.catch(() => undefined);
+    return result;
   };
   return new Proxy(client, {
     get(target, property) {

@@ -1,0 +1,30 @@
+// A transaction's reads that run together (Promise.all over one transaction's connection) reach PostgreSQL one after
+// the other without pg's queue, which pg 8 calls deprecated and pg 9 refuses: the client snapshot and a state export
+// each read several tables in one transaction.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { adminJson, newApiToken } from '../support/fixtures.js';
+
+let app: TestApp;
+const warnings: string[] = [];
+const collect = (warning: Error) => warnings.push(warning.message);
+
+beforeAll(async () => {
+  process.on('warning', collect);
+  app = await startTestApp();
+});
+
+afterAll(() => {
+  process.off('warning', collect);
+});
+
+it('reads several tables in one transaction without pg queueing queries on its connection', async () => {
+  await adminJson(app, 'POST', '/api/admin/projects/default/features', { name: 'queued-reads' });
+  const clientToken = await newApiToken(app, { type: 'client', environment: 'development' });
+  const features = await fetch(`${app.url}/api/client/features`, { headers: { authorization: clientToken } });
+  expect(features.status).toBe(200);
+  expect(await adminJson(app, 'GET', '/api/admin/state/export')).toMatchObject({ features: [expect.objectContaining({ name: 'queued-reads' })] });
+  // Warnings are emitted on the next tick.
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(warnings.filter((message) => message.includes('pg@9'))).toEqual([]);
+});
