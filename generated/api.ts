@@ -2558,6 +2558,8 @@ export interface components {
              * @description Null until the project's first update
              */
             updatedAt: string | null;
+            /** @description In the project list only: whether the calling user marked the project as a favourite (false for a token) */
+            favorite?: boolean;
         };
         /** @description Every project, oldest first. */
         ProjectsEnvelope: {

@@ -60,9 +60,15 @@ export async function attachEnvironments(tx: Db, project: string, environments: 
 }
 
 export const projectHandlers = {
-  async getProjects(_request, { db }) {
+  async getProjects(_request, { db, caller }) {
     const rows = await db.select().from(t.projects).orderBy(asc(t.projects.createdAt), asc(t.projects.id));
-    return { status: 200, body: { version: 1, projects: await describeProjects(db, rows) } };
+    const userId = userIdOf(caller);
+    const favorites =
+      userId === undefined
+        ? new Set<string>()
+        : new Set((await db.select({ project: t.favoriteProjects.project }).from(t.favoriteProjects).where(eq(t.favoriteProjects.userId, userId))).map((f) => f.project));
+    const projects = await describeProjects(db, rows);
+    return { status: 200, body: { version: 1, projects: projects.map((project) => ({ ...project, favorite: favorites.has(project.id) })) } };
   },
 
   async getProject({ params }, { db }) {

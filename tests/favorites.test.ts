@@ -207,6 +207,35 @@ describe('favourite projects', () => {
   });
 });
 
+describe('favourite projects in the project list', () => {
+  /** Each project's `favorite` in the list, as the caller reads it. */
+  const favoriteByProject = async (options: CallOptions): Promise<Map<string, unknown>> =>
+    new Map((await ok(call(app, 'GET', '/api/admin/projects', options))).json.projects.map((p: { id: string; favorite: unknown }) => [p.id, p.favorite]));
+
+  it("marks the caller's favourite projects true and the others false", async () => {
+    const starred = await newProject();
+    const other = await newProject();
+    await ok(call(app, 'POST', projectPath(starred), as(alice)));
+    const seen = await favoriteByProject(as(alice));
+    expect(seen.get(starred)).toBe(true);
+    expect(seen.get(other)).toBe(false);
+  });
+
+  it('shows false again once the caller removes the favourite', async () => {
+    const project = await newProject();
+    await ok(call(app, 'POST', projectPath(project), as(alice)));
+    await ok(call(app, 'DELETE', projectPath(project), as(alice)));
+    expect((await favoriteByProject(as(alice))).get(project)).toBe(false);
+  });
+
+  it("does not show one user's favourite to another user, nor to a token", async () => {
+    const project = await newProject();
+    await ok(call(app, 'POST', projectPath(project), as(alice)));
+    expect((await favoriteByProject(as(bob))).get(project)).toBe(false);
+    expect((await favoriteByProject({})).get(project)).toBe(false);
+  });
+});
+
 describe('unknown flags and projects', () => {
   let project: string;
   let flag: string;
