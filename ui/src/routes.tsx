@@ -8,6 +8,7 @@ const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({
 
 export const router = createBrowserRouter([
   { path: '/signin', lazy: page(() => import('./pages/sign-in')), ErrorBoundary: RouteError, HydrateFallback: PageLoader },
+  { path: '/new-user', lazy: page(() => import('./pages/new-user')), ErrorBoundary: RouteError, HydrateFallback: PageLoader },
   {
     path: '/',
     Component: RequireSession,
@@ -16,8 +17,11 @@ export const router = createBrowserRouter([
     children: [
       { index: true, element: <Navigate to="/flags" replace /> },
       { path: 'flags', lazy: page(() => import('./pages/flags')) },
+      { path: 'archive', lazy: page(() => import('./pages/archive')) },
       { path: 'projects/:projectId/features/:featureName', lazy: page(() => import('./pages/flag')) },
       { path: 'api-tokens', lazy: page(() => import('./pages/api-tokens')) },
+      { path: 'applications', lazy: page(() => import('./pages/applications')) },
+      { path: 'applications/:appName', lazy: page(() => import('./pages/application')) },
       { path: 'projects', lazy: page(() => import('./pages/projects')) },
       { path: 'projects/:projectId/members', lazy: page(() => import('./pages/project-members')) },
       { path: 'environments', lazy: page(() => import('./pages/environments')) },
@@ -32,6 +36,8 @@ export const router = createBrowserRouter([
       { path: 'integrations', lazy: page(() => import('./pages/integrations')) },
       { path: 'change-requests', lazy: page(() => import('./pages/change-requests')) },
       { path: 'playground', lazy: page(() => import('./pages/playground')) },
+      { path: 'settings', lazy: page(() => import('./pages/settings')) },
+      { path: 'profile', lazy: page(() => import('./pages/profile')) },
       { path: '*', lazy: page(() => import('./pages/not-found')) },
     ],
   },

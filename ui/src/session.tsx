@@ -44,6 +44,14 @@ export function useSessionQuery() {
   return useQuery({ queryKey: SESSION_KEY, queryFn: loadSession, staleTime: 5 * 60_000, retry: false });
 }
 
+/** Signs in with a password (the session cookie), then holds the new session and nothing read before it. */
+export async function signIn(queryClient: QueryClient, username: string, password: string): Promise<void> {
+  await ok(api.POST('/auth/simple/login', { body: { username, password } }));
+  const signedIn = await loadSession();
+  queryClient.clear();
+  queryClient.setQueryData(SESSION_KEY, signedIn);
+}
+
 /** After a 401 or a sign-out: forget every answer, and that anyone was signed in. */
 export function endSession(queryClient: QueryClient) {
   // The session query stays (its observers see it turn null and leave for the sign-in page); the rest goes.

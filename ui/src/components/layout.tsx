@@ -3,6 +3,8 @@ import { AppShell, Burger, Button, Group, NavLink, ScrollArea, Text } from '@man
 import { useDisclosure } from '@mantine/hooks';
 import {
   IconAdjustments,
+  IconArchive,
+  IconApps,
   IconBuildingStore,
   IconFlag,
   IconFolders,
@@ -13,6 +15,7 @@ import {
   IconPlugConnected,
   IconPuzzle,
   IconServer,
+  IconSettings,
   IconShieldLock,
   IconTags,
   IconUsers,
@@ -34,6 +37,7 @@ interface NavItem {
 
 const navItems: NavItem[] = [
   { to: '/flags', label: 'Flags', icon: IconFlag, needs: 'searchFeatures' },
+  { to: '/archive', label: 'Archive', icon: IconArchive, needs: 'searchFeatures' },
   { to: '/projects', label: 'Projects', icon: IconFolders, needs: 'getProjects' },
   { to: '/environments', label: 'Environments', icon: IconServer, needs: 'getEnvironments' },
   { to: '/segments', label: 'Segments', icon: IconPuzzle, needs: 'getSegments' },
@@ -41,6 +45,7 @@ const navItems: NavItem[] = [
   { to: '/strategies', label: 'Strategies', icon: IconBuildingStore, needs: 'getStrategies' },
   { to: '/tag-types', label: 'Tag types', icon: IconTags, needs: 'getTagTypes' },
   { to: '/api-tokens', label: 'API tokens', icon: IconKey, needs: 'getApiTokens' },
+  { to: '/applications', label: 'Applications', icon: IconApps, needs: 'getApplications' },
   { to: '/users', label: 'Users', icon: IconUsers, needs: 'getUsers' },
   { to: '/roles', label: 'Roles', icon: IconShieldLock, needs: 'getRoles' },
   { to: '/groups', label: 'Groups', icon: IconUsersGroup, needs: 'getGroups' },
@@ -48,6 +53,7 @@ const navItems: NavItem[] = [
   { to: '/integrations', label: 'Integrations', icon: IconPlugConnected, needs: 'getAddons' },
   { to: '/change-requests', label: 'Change requests', icon: IconGitPullRequest, needs: 'getChangeRequests' },
   { to: '/playground', label: 'Playground', icon: IconPlayerPlay, needs: 'getPlayground' },
+  { to: '/settings', label: 'Settings', icon: IconSettings, needs: 'getOidcSettings' },
 ];
 
 /** The navigation entry a page belongs to: a flag's page (`/projects/p/features/f`) to Flags. */
@@ -89,7 +95,7 @@ function Layout() {
           </Group>
           <Group gap="sm">
             <Text size="sm" data-testid="signed-in-as">
-              {userLabel(session)}
+              {session.user ? <RouterLink to="/profile">{userLabel(session)}</RouterLink> : userLabel(session)}
             </Text>
             {session.user && (
               <Button variant="default" size="xs" onClick={signOut}>

@@ -21,3 +21,15 @@ export function Page({ title, description, actions, children }: { title: string;
     </Stack>
   );
 }
+
+/** A titled part of a page (an h2), named by its title for screen readers. */
+export function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Stack gap="xs" component="section" aria-label={title}>
+      <Title order={2} size="h4">
+        {title}
+      </Title>
+      {children}
+    </Stack>
+  );
+}

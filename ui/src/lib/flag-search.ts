@@ -20,13 +20,15 @@ export const flagStates = [
   { value: 'potentially-stale', label: 'Potentially stale' },
 ] as const;
 
-/** What the address says: `?q=&project=&type=&state=&tag=type:value&sort=&order=&page=`. */
+/** What the address says: `?q=&project=&type=&state=&tag=type:value&favoritesFirst=true&sort=&order=&page=`. */
 export interface FlagListState {
   q: string;
   project: string | null;
   type: string | null;
   state: string | null;
   tag: string | null;
+  /** The user's favourite flags ranked before the others, each part in the chosen order. */
+  favoritesFirst: boolean;
   sort: string;
   order: 'asc' | 'desc';
   page: number;
@@ -40,6 +42,7 @@ export function readListState(params: URLSearchParams): FlagListState {
     type: params.get('type') || null,
     state: params.get('state') || null,
     tag: params.get('tag') || null,
+    favoritesFirst: params.get('favoritesFirst') === 'true',
     sort: params.get('sort') || 'createdAt',
     order: params.get('order') === 'asc' ? 'asc' : 'desc',
     page: Number.isInteger(page) && page > 0 ? page : 1,
@@ -51,6 +54,7 @@ export function writeListState(state: FlagListState): URLSearchParams {
   const params = new URLSearchParams();
   if (state.q) params.set('q', state.q);
   for (const key of ['project', 'type', 'state', 'tag'] as const) if (state[key]) params.set(key, state[key]);
+  if (state.favoritesFirst) params.set('favoritesFirst', 'true');
   if (state.sort !== 'createdAt') params.set('sort', state.sort);
   if (state.order !== 'desc') params.set('order', state.order);
   if (state.page > 1) params.set('page', String(state.page));
@@ -70,6 +74,7 @@ export function searchQuery(state: FlagListState, pageSize = PAGE_SIZE): SearchQ
   if (state.type) query.type = `IS:${state.type}`;
   if (state.state) query.state = `IS:${state.state}`;
   if (state.tag) query.tag = `INCLUDE:${state.tag}`;
+  if (state.favoritesFirst) query.favoritesFirst = 'true';
   return query;
 }
 

@@ -1,5 +1,5 @@
-import { Alert, Badge, Button, Code, CopyButton, Group, Modal, MultiSelect, Select, Stack, TextInput } from '@mantine/core';
-import { IconCheck, IconCopy, IconPlus } from '@tabler/icons-react';
+import { Badge, Button, Group, Modal, MultiSelect, Select, Stack, TextInput } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { components } from '../../../generated/api.js';
@@ -8,6 +8,7 @@ import { ConfirmButton } from '../components/feedback';
 import { when } from '../components/forms';
 import { ListTable } from '../components/list';
 import { Page } from '../components/page';
+import { SecretOnceDialog } from '../components/secret-once';
 import { holdsSomewhere } from '../lib/permissions.js';
 import { useChange, useEnvironments, useProjects } from '../queries';
 import { useSession } from '../session';
@@ -73,28 +74,7 @@ export default function ApiTokens() {
           }}
         />
       )}
-      <Modal opened={created !== null} onClose={() => setCreated(null)} title="Token created" size="lg">
-        {created && (
-          <Stack>
-            <Alert color="blue" title="Copy it now">
-              This is the only time the secret is shown: the service keeps only a hash of it.
-            </Alert>
-            <Code block data-testid="token-secret" style={{ wordBreak: 'break-all' }}>
-              {created.secret}
-            </Code>
-            <Group justify="space-between">
-              <CopyButton value={created.secret}>
-                {({ copied, copy }) => (
-                  <Button variant="light" leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />} onClick={copy}>
-                    {copied ? 'Copied' : 'Copy the secret'}
-                  </Button>
-                )}
-              </CopyButton>
-              <Button onClick={() => setCreated(null)}>Done</Button>
-            </Group>
-          </Stack>
-        )}
-      </Modal>
+      <SecretOnceDialog secret={created?.secret ?? null} onClose={() => setCreated(null)} />
     </Page>
   );
 }

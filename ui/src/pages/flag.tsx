@@ -13,6 +13,8 @@ import { FlagTags } from '../components/flag/flag-tags';
 import { FlagUsage } from '../components/flag/flag-usage';
 import { VariantsEditor } from '../components/flag/variants-editor';
 import { CompleteFlag } from '../components/flag/complete-flag';
+import { FlagFavorite } from '../components/flag/flag-favorite';
+import { MoveFlag } from '../components/flag/move-flag';
 import { describeStage } from '../lib/lifecycle.js';
 import { Page } from '../components/page';
 import { useSession } from '../session';
@@ -56,11 +58,13 @@ export default function Flag() {
       description={f.description || undefined}
       actions={
         <Group gap="xs">
+          <FlagFavorite project={f.project} name={f.name} />
           {session.can('updateFeature', scope) && <EditFlag flag={f} />}
+          {session.can('changeFeatureProject', scope) && <MoveFlag flag={f} />}
           {session.can('completeFeature', scope) && <CompleteFlag project={f.project} feature={f.name} completed={f.lifecycle?.stage === 'completed'} />}
           {session.can('archiveFeature', scope) && (
             <ConfirmButton label="Archive" leftSection={<IconArchive size={16} />} title={`Archive ${f.name}?`} onConfirm={() => archive.mutateAsync()}>
-              SDKs stop seeing the flag at once. It can be revived from the archive.
+              SDKs stop seeing the flag at once. It can be revived from the <Anchor component={Link} to={`/archive?project=${encodeURIComponent(f.project)}`}>archive</Anchor>.
             </ConfirmButton>
           )}
         </Group>

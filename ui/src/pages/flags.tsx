@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Pagination, Select, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Pagination, Select, Switch, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconChevronDown, IconChevronUp, IconPlus, IconSearch, IconSelector } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -8,6 +8,7 @@ import { api, ok } from '../api';
 import { Empty, PageLoader, QueryError } from '../components/feedback';
 import { Page } from '../components/page';
 import { CreateFlag } from '../components/create-flag';
+import { FlagFavoriteStar } from '../components/favorite-star';
 import { describeStage } from '../lib/lifecycle.js';
 import { flagStates, pageCount, PAGE_SIZE, readListState, searchQuery, writeListState, type FlagListState } from '../lib/flag-search.js';
 import { optionsOf, useFeatureTypes, useProjects, useTags } from '../queries';
@@ -75,6 +76,7 @@ export default function Flags() {
           onChange={(tag) => update({ tag })}
           w={190}
         />
+        <Switch label="Favourites first" checked={state.favoritesFirst} onChange={(e) => update({ favoritesFirst: e.currentTarget.checked })} mb={8} />
       </Group>
       {flags.isPending ? (
         <PageLoader />
@@ -99,14 +101,17 @@ export default function Flags() {
               {flags.data.features.map((flag) => (
                 <Table.Tr key={flag.name}>
                   <Table.Td>
-                    <Anchor component={Link} to={flagPath(flag.project, flag.name)} fw={600}>
-                      {flag.name}
-                    </Anchor>
-                    {flag.stale && (
-                      <Badge color="red" variant="light" ml="xs" size="sm">
-                        stale
-                      </Badge>
-                    )}
+                    <Group gap={4} wrap="nowrap">
+                      <FlagFavoriteStar project={flag.project} name={flag.name} favorite={flag.favorite} />
+                      <Anchor component={Link} to={flagPath(flag.project, flag.name)} fw={600}>
+                        {flag.name}
+                      </Anchor>
+                      {flag.stale && (
+                        <Badge color="red" variant="light" ml="xs" size="sm">
+                          stale
+                        </Badge>
+                      )}
+                    </Group>
                   </Table.Td>
                   <Table.Td>{flag.project}</Table.Td>
                   <Table.Td>{flag.type}</Table.Td>

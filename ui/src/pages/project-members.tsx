@@ -1,10 +1,9 @@
-import { Anchor, Stack, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Anchor } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { Loaded } from '../components/feedback';
 import { NewButton } from '../components/forms';
 import { ListTable } from '../components/list';
-import { Page } from '../components/page';
+import { Page, Section } from '../components/page';
 import { AddProjectAccess, ProjectGroups, ProjectUsers, useProjectAccess } from '../components/project-access';
 import { useProjects } from '../queries';
 import { useSession } from '../session';
@@ -56,16 +55,5 @@ export default function ProjectMembers() {
         )}
       </Loaded>
     </Page>
-  );
-}
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Stack gap={4} component="section" aria-label={title}>
-      <Title order={2} size="h4">
-        {title}
-      </Title>
-      {children}
-    </Stack>
   );
 }

@@ -2,6 +2,7 @@ import { Anchor, Button, Group } from '@mantine/core';
 import { Link } from 'react-router';
 import { api, ok } from '../api';
 import { DialogButton } from '../components/dialog-button';
+import { ProjectFavoriteStar } from '../components/favorite-star';
 import { ConfirmButton } from '../components/feedback';
 import { NewButton } from '../components/forms';
 import { ListTable } from '../components/list';
@@ -26,9 +27,12 @@ export default function Projects() {
           {
             label: 'Project',
             cell: (p) => (
-              <Anchor component={Link} to={`/flags?project=${encodeURIComponent(p.id)}`} fw={600}>
-                {p.name}
-              </Anchor>
+              <Group gap={4} wrap="nowrap">
+                <ProjectFavoriteStar project={p.id} name={p.name} favorite={p.favorite ?? false} />
+                <Anchor component={Link} to={`/flags?project=${encodeURIComponent(p.id)}`} fw={600}>
+                  {p.name}
+                </Anchor>
+              </Group>
             ),
           },
           { label: 'Id', cell: (p) => p.id },

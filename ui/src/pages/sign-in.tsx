@@ -2,8 +2,8 @@ import { Alert, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } 
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { api, errorMessage, ok } from '../api';
-import { loadSession, SESSION_KEY, useSessionQuery } from '../session';
+import { errorMessage } from '../api';
+import { signIn, useSessionQuery } from '../session';
 
 /** Only a path of this app: a `next` pointing elsewhere is ignored. */
 const safeNext = (next: string | null) => (next && next.startsWith('/') && !next.startsWith('//') ? next : '/flags');
@@ -30,10 +30,7 @@ export default function SignIn() {
     setBusy(true);
     setError(undefined);
     try {
-      await ok(api.POST('/auth/simple/login', { body: { username, password } }));
-      const signedIn = await loadSession();
-      queryClient.clear();
-      queryClient.setQueryData(SESSION_KEY, signedIn);
+      await signIn(queryClient, username, password);
       navigate(next, { replace: true });
     } catch (caught) {
       setError(errorMessage(caught));

@@ -4,6 +4,7 @@ import { api, ok } from '../api';
 import { DialogButton } from '../components/dialog-button';
 import { ConfirmButton } from '../components/feedback';
 import { NewButton, when } from '../components/forms';
+import { InviteLinks } from '../components/invite-links';
 import { ListTable } from '../components/list';
 import { Page } from '../components/page';
 import { PasswordDialog, UserDialog } from '../components/user-dialogs';
@@ -51,6 +52,7 @@ export default function Users() {
           },
         ]}
       />
+      <InviteLinks />
     </Page>
   );
 }

@@ -1,0 +1,168 @@
+// The archive page in the browser, in Debian's Chromium against the service on the embedded database: archived flags
+// revived or deleted for good, one by one and several at once, each change read back through the API (a revived flag
+// served to SDKs again); the project picker; a refusal shows the service's message; a Viewer is offered no control;
+// axe-core on the page and its confirmation. Runs on PGlite only (vitest.config.ts excludes tests/ui-*.test.ts from
+// the PostgreSQL run).
+import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, type TestApp } from './support/app.js';
+import { expectAccessible, screenshot, signedInProfile } from './support/browser.js';
+import { adminJson, newApiToken, until } from './support/fixtures.js';
+import { startUiTest } from './support/ui-build.js';
+import { openDialog, save, visit } from './support/ui-dialogs.js';
+import { createUser } from './support/users.js';
+
+let app: TestApp;
+let browser: Browser;
+let admin: Page;
+
+const signedIn = async (username: string) => (await signedInProfile(browser, app.url, username)).page;
+
+let projects = 0;
+/** A fresh project holding the flags named, archived; answers its id. */
+async function projectWithArchived(...flags: string[]): Promise<string> {
+  const project = `archive-${++projects}`;
+  await adminJson(app, 'POST', '/api/admin/projects', { id: project, name: `Archive ${projects}` });
+  for (const name of flags) {
+    await adminJson(app, 'POST', `/api/admin/projects/${project}/features`, { name });
+    await adminJson(app, 'DELETE', `/api/admin/projects/${project}/features/${name}`);
+  }
+  return project;
+}
+
+const openArchive = (page: Page, project: string) => visit(page, `/archive?project=${project}`, 'Archive');
+const table = (page: Page) => page.getByRole('table', { name: 'Archived flags' });
+const row = (page: Page, flag: string) => table(page).getByRole('row').filter({ has: page.getByText(flag, { exact: true }) });
+
+/** The flag as the admin API has it: its `archived` and `archivedAt`, or the status when it is not there. */
+async function stored(project: string, flag: string) {
+  const archived = await adminJson(app, 'GET', `/api/admin/archive/features/${project}`);
+  if (archived.features.some((f: { name: string }) => f.name === flag)) return 'archived';
+  const active = await call(app, 'GET', `/api/admin/projects/${project}/features/${flag}`);
+  return active.status === 200 ? (active.json.archived ? 'archived' : 'active') : active.status;
+}
+
+beforeAll(async () => {
+  ({ app, browser } = await startUiTest());
+  await createUser(app, { username: 'ada', rootRole: 'Admin' });
+  admin = await signedIn('ada');
+}, 240_000);
+
+describe('an admin handles the archive in the browser', () => {
+  it('is reached from the navigation, right after Flags, and passes axe-core', async () => {
+    const project = await projectWithArchived('old-banner', 'old-footer');
+    await visit(admin, '/flags', 'Flags');
+    const links = admin.getByRole('navigation', { name: 'Main' }).getByRole('link');
+    await links.getByText('Archive', { exact: true }).waitFor();
+    const labels = (await links.allInnerTexts()).map((label) => label.trim());
+    expect(labels.indexOf('Archive'), labels.join(', ')).toBe(labels.indexOf('Flags') + 1);
+    await openArchive(admin, project);
+    await row(admin, 'old-banner').waitFor();
+    await expectAccessible(admin, 'the archive page');
+    await screenshot(admin, 'archive');
+  });
+
+  it('revives an archived flag, which the API shows active and the client API serves again', async () => {
+    const project = await projectWithArchived('revived-one');
+    const clientToken = await newApiToken(app, { type: 'client', environment: 'development', projects: [project] });
+    const served = async () => ((await call(app, 'GET', '/api/client/features', { token: clientToken })).json.features as { name: string }[]).map((f) => f.name);
+    expect(await served()).not.toContain('revived-one');
+    await openArchive(admin, project);
+    await row(admin, 'revived-one').getByRole('button', { name: 'Revive revived-one' }).click();
+    await admin.getByText('revived-one is revived.').waitFor();
+    await table(admin).waitFor({ state: 'detached' });
+    await admin.getByText(`No archived flags in ${project}.`).waitFor();
+    expect(await stored(project, 'revived-one')).toBe('active');
+    await until('the client API to serve the revived flag', served, (names) => names.includes('revived-one'));
+  });
+
+  it('deletes an archived flag for good after a confirmation that says it cannot be undone', async () => {
+    const project = await projectWithArchived('doomed-flag', 'kept-flag');
+    await openArchive(admin, project);
+    const dialog = await openDialog(admin, 'Delete permanently', 'Delete doomed-flag for good?', row(admin, 'doomed-flag'));
+    await dialog.getByText(/cannot be undone/).waitFor();
+    await expectAccessible(admin, 'the delete for good confirmation');
+    await screenshot(admin, 'archive-delete');
+    await save(dialog, 'Delete for good');
+    await row(admin, 'doomed-flag').waitFor({ state: 'detached' });
+    expect(await stored(project, 'doomed-flag')).toBe(404);
+    expect((await call(app, 'DELETE', '/api/admin/archive/doomed-flag')).status).toBe(404);
+    expect(await stored(project, 'kept-flag')).toBe('archived');
+  });
+
+  it('revives two selected flags at once, leaving the others archived', async () => {
+    const project = await projectWithArchived('pair-one', 'pair-two', 'pair-left');
+    await openArchive(admin, project);
+    await admin.getByRole('checkbox', { name: 'Select pair-one' }).check();
+    await admin.getByRole('checkbox', { name: 'Select pair-two' }).check();
+    await admin.getByText('2 selected').waitFor();
+    await expectAccessible(admin, 'the archive with two flags selected');
+    await screenshot(admin, 'archive-selected');
+    await admin.getByRole('button', { name: 'Revive selected' }).click();
+    await admin.getByText('Revived pair-one, pair-two.').waitFor();
+    await row(admin, 'pair-one').waitFor({ state: 'detached' });
+    expect(await stored(project, 'pair-one')).toBe('active');
+    expect(await stored(project, 'pair-two')).toBe('active');
+    expect(await stored(project, 'pair-left')).toBe('archived');
+    expect(await admin.getByRole('checkbox', { name: 'Select pair-left' }).isChecked()).toBe(false);
+  });
+
+  it('deletes every flag of the page for good at once, after a confirmation', async () => {
+    const project = await projectWithArchived('batch-one', 'batch-two');
+    await openArchive(admin, project);
+    await admin.getByRole('checkbox', { name: 'Select every flag on this page' }).check();
+    const dialog = await openDialog(admin, 'Delete selected', 'Delete 2 flags for good?');
+    await dialog.getByText('This cannot be undone: batch-one, batch-two will be gone for good.').waitFor();
+    await save(dialog, 'Delete for good');
+    await admin.getByText(`No archived flags in ${project}.`).waitFor();
+    expect(await stored(project, 'batch-one')).toBe(404);
+    expect(await stored(project, 'batch-two')).toBe(404);
+  });
+
+  it("shows another project's archive when it is picked, with the project in the address", async () => {
+    const first = await projectWithArchived('first-archived');
+    const second = await projectWithArchived('second-archived');
+    await openArchive(admin, first);
+    await row(admin, 'first-archived').waitFor();
+    await admin.getByRole('combobox', { name: 'Project' }).click();
+    await admin.getByRole('option', { name: second, exact: true }).click();
+    await row(admin, 'second-archived').waitFor();
+    expect(new URL(admin.url()).searchParams.get('project')).toBe(second);
+    expect(await row(admin, 'first-archived').count()).toBe(0);
+  });
+
+  it("shows the service's message when a flag was revived elsewhere meanwhile, and keeps it out of the list", async () => {
+    const project = await projectWithArchived('raced-flag');
+    await openArchive(admin, project);
+    await adminJson(app, 'POST', '/api/admin/archive/revive/raced-flag');
+    await row(admin, 'raced-flag').getByRole('button', { name: 'Revive raced-flag' }).click();
+    await admin.getByText('The flag "raced-flag" is not archived.').waitFor();
+    await row(admin, 'raced-flag').waitFor({ state: 'detached' });
+    expect(await stored(project, 'raced-flag')).toBe('active');
+  });
+
+  it('links the archive from the confirmation of archiving a flag, which still lands on the flag list', async () => {
+    const project = await projectWithArchived();
+    await adminJson(app, 'POST', `/api/admin/projects/${project}/features`, { name: 'to-archive' });
+    await visit(admin, `/projects/${project}/features/to-archive`, 'to-archive');
+    const dialog = await openDialog(admin, 'Archive', 'Archive to-archive?');
+    expect(await dialog.getByRole('link', { name: 'archive' }).getAttribute('href')).toBe(`/archive?project=${project}`);
+    await save(dialog, 'Archive');
+    await admin.getByRole('heading', { level: 1, name: 'Flags' }).waitFor();
+    await openArchive(admin, project);
+    await row(admin, 'to-archive').waitFor();
+  });
+});
+
+describe('what a user may not change is not offered', () => {
+  it('shows a Viewer the archive without any Revive, Delete or selection control', async () => {
+    const project = await projectWithArchived('viewed-archived');
+    await createUser(app, { username: 'vic', rootRole: 'Viewer' });
+    const viewer = await signedIn('vic');
+    await openArchive(viewer, project);
+    await row(viewer, 'viewed-archived').waitFor();
+    expect(await viewer.getByRole('main').getByRole('button', { name: /Revive|Delete/ }).count()).toBe(0);
+    expect(await viewer.getByRole('checkbox').count()).toBe(0);
+    await expectAccessible(viewer, "the archive as a Viewer sees it");
+  });
+});
