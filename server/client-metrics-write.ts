@@ -6,7 +6,7 @@ import type { RequestCount } from './request-counts.js';
 
 /** One row (or update) of what SDKs reported or the service counted: the unit that a failed flush retries and, if the database refuses it, drops. */
 export type ReportWrite =
-  | { kind: 'application'; appName: string; strategies: Set<string> }
+  | { kind: 'application'; appName: string; strategies: Set<string>; lastSeen: Date }
   | { kind: 'instance'; appName: string; instanceId: string; environment: string; sdkVersion: string | null; clientIp: string | null; lastSeen: Date }
   | { kind: 'count'; featureName: string; appName: string; environment: string; hour: Date; yes: number; no: number; variants: Record<string, number> }
   | { kind: 'seen'; featureName: string; environment: string; at: Date }
@@ -73,8 +73,12 @@ export async function writeReports(tx: Db, record: RecordEvent, writes: readonly
         const strategies = [...write.strategies];
         await tx
           .insert(t.clientApplications)
-          .values({ appName: write.appName, strategies, lastSeen: new Date() })
-          .onConflictDoUpdate({ target: t.clientApplications.appName, set: { lastSeen: new Date(), ...(strategies.length > 0 && { strategies }) } });
+          // Seen when its instances last reported, not when the report was written; the latest of every replica's.
+          .values({ appName: write.appName, strategies, createdAt: write.lastSeen, lastSeen: write.lastSeen })
+          .onConflictDoUpdate({
+            target: t.clientApplications.appName,
+            set: { lastSeen: sql`greatest(${t.clientApplications.lastSeen}, excluded.last_seen)`, ...(strategies.length > 0 && { strategies }) },
+          });
         if (!existing.has(write.appName)) await record({ type: 'application-created', data: { appName: write.appName, strategies } });
         break;
       }

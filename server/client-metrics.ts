@@ -185,8 +185,13 @@ export class ClientMetricsStore {
 
   /** Everything gathered so far as writes, applications first (instances refer to them), and empty maps for what comes next. */
   private takeWrites(): ReportWrite[] {
+    const lastSeen = new Map<string, Date>();
+    for (const instance of this.instances.values()) {
+      const known = lastSeen.get(instance.appName);
+      if (!known || instance.lastSeen > known) lastSeen.set(instance.appName, instance.lastSeen);
+    }
     const writes: ReportWrite[] = [
-      ...[...this.applications].map(([appName, strategies]): ReportWrite => ({ kind: 'application', appName, strategies })),
+      ...[...this.applications].map(([appName, strategies]): ReportWrite => ({ kind: 'application', appName, strategies, lastSeen: lastSeen.get(appName) ?? new Date() })),
       ...[...this.instances.values()].map((instance): ReportWrite => ({ kind: 'instance', ...instance })),
       ...[...this.counts.values()].map((count): ReportWrite => ({ kind: 'count', ...count })),
       ...[...this.seen].map(([key, at]): ReportWrite => {

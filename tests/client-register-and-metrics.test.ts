@@ -103,6 +103,20 @@ describe('POST /api/client/register and /api/client/metrics', () => {
     expect(events).toHaveLength(1);
   });
 
+  it("an application was last seen when its latest instance reported, not when the report was written", async () => {
+    const appName = unique('seen');
+    for (const instanceId of ['i-1', 'i-2']) {
+      const response = await call(app, 'POST', '/api/client/register', { token: devToken, body: registration(appName, instanceId) });
+      expect(response.status).toBe(202);
+    }
+    const application = await until('the application', () => call(app, 'GET', `/api/admin/metrics/applications/${appName}`), (r) => r.status === 200);
+    const latest = application.json.instances.map((i: { lastSeen: string }) => i.lastSeen).sort().at(-1);
+    expect(application.json.lastSeen).toBe(latest);
+    const listed = (await admin('GET', '/api/admin/metrics/applications')).applications.find((a: { appName: string }) => a.appName === appName);
+    expect(listed.lastSeen).toBe(latest);
+    expect(Date.parse(listed.createdAt)).toBeLessThanOrEqual(Date.parse(latest));
+  });
+
   it('an unknown application → 404', async () => {
     expectError(await call(app, 'GET', `/api/admin/metrics/applications/${unique('ghost')}`), 404, 'NotFoundError');
   });
