@@ -2691,6 +2691,8 @@ export interface components {
             tags: components["schemas"]["Tag"][];
             /** @description The stage the flag is in now, with its completion status when completed; given by the one-flag read only */
             lifecycle?: components["schemas"]["CurrentLifecycleStage"];
+            /** @description In the one-flag read only: whether the calling user marked the flag as a favourite (false for a token) */
+            favorite?: boolean;
         };
         /** @description A flag's configuration in one environment: on or off, its strategies in evaluation order, and its variants. */
         FeatureEnvironment: {

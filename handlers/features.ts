@@ -6,6 +6,7 @@ import * as t from '../db/schema.js';
 import type { RecordEvent } from '../server/events.js';
 import { badRequest, conflict, nameExists, notFound } from '../server/errors.js';
 import { authorize } from '../server/auth.js';
+import { userIdOf } from '../server/caller.js';
 import { assertMatchesSchema } from '../server/schema-check.js';
 import { describeFeature, describeFeatures, featureMetadata, requireActiveFeature, requireFeature, type FeatureRow } from './feature-view.js';
 import { applyJsonPatch } from './json-patch.js';
@@ -124,11 +125,21 @@ export const featureHandlers = {
     return { status: 200, body: { version: 1, features: await describeFeatures(db, rows) } };
   },
 
-  async getFeature({ params }, { db }) {
+  async getFeature({ params }, { db, caller }) {
     await requireProject(db, params.projectId);
     const row = await requireActiveFeature(db, params.projectId, params.featureName);
-    const [feature, stages] = await Promise.all([describeFeature(db, row), currentStages(db, [row.name])]);
-    return { status: 200, body: { ...feature, ...present('lifecycle', stages.get(row.name)) } };
+    const userId = userIdOf(caller);
+    const [feature, stages, favorites] = await Promise.all([
+      describeFeature(db, row),
+      currentStages(db, [row.name]),
+      userId === undefined
+        ? []
+        : db
+            .select({ userId: t.favoriteFeatures.userId })
+            .from(t.favoriteFeatures)
+            .where(and(eq(t.favoriteFeatures.userId, userId), eq(t.favoriteFeatures.featureName, row.name))),
+    ]);
+    return { status: 200, body: { ...feature, ...present('lifecycle', stages.get(row.name)), favorite: favorites.length > 0 } };
   },
 
   async createFeature({ params, body }, { caller, change }) {

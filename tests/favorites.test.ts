@@ -236,6 +236,29 @@ describe('favourite projects in the project list', () => {
   });
 });
 
+describe('the one-flag read', () => {
+  const favoriteOf = async (project: string, flag: string, options: CallOptions) =>
+    (await ok(call(app, 'GET', `/api/admin/projects/${project}/features/${flag}`, options))).json.favorite;
+
+  it("says whether the caller marked the flag, and no longer once they take it back", async () => {
+    const project = await newProject();
+    const flag = await newFlag('flag', project);
+    expect(await favoriteOf(project, flag, as(alice))).toBe(false);
+    await ok(favorite(project, flag, as(alice)));
+    expect(await favoriteOf(project, flag, as(alice))).toBe(true);
+    await ok(unfavorite(project, flag, as(alice)));
+    expect(await favoriteOf(project, flag, as(alice))).toBe(false);
+  });
+
+  it("does not show one user's favourite to another user, nor to a token", async () => {
+    const project = await newProject();
+    const flag = await newFlag('flag', project);
+    await ok(favorite(project, flag, as(alice)));
+    expect(await favoriteOf(project, flag, as(bob))).toBe(false);
+    expect(await favoriteOf(project, flag, {})).toBe(false);
+  });
+});
+
 describe('unknown flags and projects', () => {
   let project: string;
   let flag: string;

@@ -27,14 +27,14 @@ export function FavoriteStar({ name, favorite, change: call, refresh }: { name: 
   );
 }
 
-/** A flag's star (favoriteFeature / unfavoriteFeature); every answer showing a flag's favourite is under ['flags']. */
+/** A flag's star (favoriteFeature / unfavoriteFeature): the flag search (['flags']) and the one-flag read (['flag']) show it. */
 export function FlagFavoriteStar({ project, name, favorite }: { project: string; name: string; favorite: boolean }) {
   const session = useSession();
   if (!session.user || !session.can(favorite ? 'unfavoriteFeature' : 'favoriteFeature', { project })) return null;
   const params = { path: { projectId: project, featureName: name } };
   const change = (on: boolean) =>
     on ? ok(api.POST('/api/admin/projects/{projectId}/features/{featureName}/favorites', { params })) : ok(api.DELETE('/api/admin/projects/{projectId}/features/{featureName}/favorites', { params }));
-  return <FavoriteStar name={name} favorite={favorite} change={change} refresh={[['flags']]} />;
+  return <FavoriteStar name={name} favorite={favorite} change={change} refresh={[['flags'], ['flag', project, name]]} />;
 }
 
 /** A project's star (favoriteProject / unfavoriteProject); the project list shows its favourites. */

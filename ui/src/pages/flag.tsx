@@ -13,7 +13,7 @@ import { FlagTags } from '../components/flag/flag-tags';
 import { FlagUsage } from '../components/flag/flag-usage';
 import { VariantsEditor } from '../components/flag/variants-editor';
 import { CompleteFlag } from '../components/flag/complete-flag';
-import { FlagFavorite } from '../components/flag/flag-favorite';
+import { FlagFavoriteStar } from '../components/favorite-star';
 import { MoveFlag } from '../components/flag/move-flag';
 import { describeStage } from '../lib/lifecycle.js';
 import { Page } from '../components/page';
@@ -58,7 +58,7 @@ export default function Flag() {
       description={f.description || undefined}
       actions={
         <Group gap="xs">
-          <FlagFavorite project={f.project} name={f.name} />
+          <FlagFavoriteStar project={f.project} name={f.name} favorite={f.favorite ?? false} />
           {session.can('updateFeature', scope) && <EditFlag flag={f} />}
           {session.can('changeFeatureProject', scope) && <MoveFlag flag={f} />}
           {session.can('completeFeature', scope) && <CompleteFlag project={f.project} feature={f.name} completed={f.lifecycle?.stage === 'completed'} />}
