@@ -3666,6 +3666,15 @@ export interface components {
             /** @description At least 10 characters, not a common password */
             password: string;
         };
+        /** @description The calling user's new password: at least 10 characters and not a common one. Their other sessions end. When `oldPassword` is given it must be their current password, and when `confirmPassword` is given it must equal `password`; otherwise nothing changes and the answer is 400. */
+        ChangeOwnPassword: {
+            /** @description At least 10 characters, not a common password */
+            password: string;
+            /** @description The new password typed again */
+            confirmPassword?: string;
+            /** @description The current password */
+            oldPassword?: string;
+        };
         /** @description Every user, by id, and the root roles a user may hold. */
         UsersEnvelope: {
             users: components["schemas"]["User"][];
@@ -7741,7 +7750,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ChangePassword"];
+                "application/json": components["schemas"]["ChangeOwnPassword"];
             };
         };
         responses: {

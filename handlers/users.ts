@@ -87,6 +87,10 @@ export const userHandlers = {
 
   async changeOwnPassword({ body, headers }, { db, caller }) {
     const user = await callingUser(db, caller.userId, caller.tokenKind);
+    if (body.confirmPassword !== undefined && body.confirmPassword !== body.password) throw badRequest('confirmPassword: differs from password.');
+    if (body.oldPassword !== undefined && !(await verifyPassword(body.oldPassword, user.passwordHash))) {
+      throw badRequest('oldPassword: is not your current password.');
+    }
     await setPassword(db, user, body.password, sessionSecretOf(headers.cookie));
     return { status: 200, body: undefined };
   },

@@ -1,8 +1,9 @@
 // The profile page in the browser, in Debian's Chromium against the service on the embedded database, as Viewers
 // (every call on it needs no permission): reached from the user's name in the header; their own password changed
-// (typed twice, checked equal before sending; a refusal says why and keeps the dialog open), after which only the new
-// one signs in; a personal access token created, its secret shown once and working as the user, never shown again,
-// and refused once deleted. Everything the UI did is read back through the API; axe-core on the page and its dialogs.
+// (the current one given, the new one typed twice and checked equal before sending; a refusal says why and keeps the
+// dialog open), after which only the new one signs in; a personal access token created, its secret shown once and
+// working as the user, never shown again, and refused once deleted. Everything the UI did is read back through the
+// API; axe-core on the page and its dialogs.
 // Runs on PGlite only (vitest.config.ts excludes tests/ui-*.test.ts from the PostgreSQL run).
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +71,7 @@ describe('a user changes their own password', () => {
   it('lets a Viewer change their password, after which only the new one signs in', async () => {
     const page = await viewerOnProfile('wanda');
     const dialog = await openDialog(page, 'Change password', 'Change your password');
+    await dialog.getByLabel('Current password').fill(USER_PASSWORD);
     await dialog.getByLabel('New password').fill(NEW_PASSWORD);
     await dialog.getByLabel('Confirm password').fill(NEW_PASSWORD);
     await expectAccessible(page, 'the change password dialog');
@@ -86,6 +88,7 @@ describe('a user changes their own password', () => {
   it('sends nothing while the two new passwords differ', async () => {
     const page = await viewerOnProfile('xena');
     const dialog = await openDialog(page, 'Change password', 'Change your password');
+    await dialog.getByLabel('Current password').fill(USER_PASSWORD);
     await dialog.getByLabel('New password').fill(NEW_PASSWORD);
     await dialog.getByLabel('Confirm password').fill(`${NEW_PASSWORD}!`);
     await dialog.getByText('The two passwords differ').waitFor();
@@ -98,6 +101,7 @@ describe('a user changes their own password', () => {
   it("shows the service's refusal of a common password and keeps the dialog open", async () => {
     const page = await viewerOnProfile('yara');
     const dialog = await openDialog(page, 'Change password', 'Change your password');
+    await dialog.getByLabel('Current password').fill(USER_PASSWORD);
     await dialog.getByLabel('New password').fill('password123');
     await dialog.getByLabel('Confirm password').fill('password123');
     await dialog.getByRole('button', { name: 'Change password' }).click();
@@ -105,6 +109,18 @@ describe('a user changes their own password', () => {
     expect(await dialog.isVisible()).toBe(true);
     expect(await signInStatus('yara', USER_PASSWORD), 'the password unchanged').toBe(200);
     expect(await signInStatus('yara', 'password123')).toBe(401);
+  });
+
+  it("shows the service's refusal of a wrong current password and keeps the dialog open", async () => {
+    const page = await viewerOnProfile('yusuf');
+    const dialog = await openDialog(page, 'Change password', 'Change your password');
+    await dialog.getByLabel('Current password').fill(`${USER_PASSWORD}-guess`);
+    await dialog.getByLabel('New password').fill(NEW_PASSWORD);
+    await dialog.getByLabel('Confirm password').fill(NEW_PASSWORD);
+    await dialog.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('oldPassword: is not your current password.').waitFor();
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await signInStatus('yusuf', USER_PASSWORD), 'the password unchanged').toBe(200);
   });
 });
 

@@ -703,6 +703,28 @@ describe("changing one's own password (POST /api/admin/user/change-password)", (
     expect((await currentUser(as(user))).status).toBe(200);
   });
 
+  it('answers 200 to the body Unleash sends, the current password and the new one typed twice', async () => {
+    const user = await userWithSession(app, 'Viewer');
+    const response = await changeOwn(as(user), { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, oldPassword: USER_PASSWORD });
+    expect(response.status, response.text).toBe(200);
+    expect((await login(user.email, NEW_PASSWORD)).status).toBe(200);
+  });
+
+  it('answers 400 naming oldPassword when it is not the current password, and keeps the old one', async () => {
+    const user = await userWithSession(app, 'Viewer');
+    const error = expectError(await changeOwn(as(user), { password: NEW_PASSWORD, oldPassword: `${USER_PASSWORD}-not` }), 400, 'ValidationError');
+    expect(error.message).toMatch(/^oldPassword/);
+    expect((await login(user.email, USER_PASSWORD)).status).toBe(200);
+    expect((await currentUser(as(user))).status).toBe(200);
+  });
+
+  it('answers 400 naming confirmPassword when it differs from password, and keeps the old one', async () => {
+    const user = await userWithSession(app, 'Viewer');
+    const error = expectError(await changeOwn(as(user), { password: NEW_PASSWORD, confirmPassword: `${NEW_PASSWORD}!`, oldPassword: USER_PASSWORD }), 400, 'ValidationError');
+    expect(error.message).toMatch(/^confirmPassword/);
+    expect((await login(user.email, USER_PASSWORD)).status).toBe(200);
+  });
+
   it('answers 400 for a body that breaks the contract and 415 for one that is not JSON', async () => {
     const user = await userWithSession(app, 'Viewer');
     expectError(await changeOwn(as(user), {}), 400, 'ValidationError');
