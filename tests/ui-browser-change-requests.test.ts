@@ -10,7 +10,7 @@ import { expectAccessible, screenshot, signedInProfile } from './support/browser
 import { approver, asUserJson, author } from './support/change-requests.js';
 import { adminJson, until } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
-import { openDialog, save, visit } from './support/ui-dialogs.js';
+import { loaded, openDialog, save, visit } from './support/ui-dialogs.js';
 import { createUser, type TestUser } from './support/users.js';
 
 let app: TestApp;
@@ -150,7 +150,7 @@ describe('approvers review, schedule and apply it', () => {
 
     await card(page).getByRole('link', { name: `#${id} Open the new checkout` }).click();
     await page.getByRole('heading', { level: 1, name: `Change request #${id}` }).waitFor();
-    await page.getByLabel('Loading').waitFor({ state: 'detached' });
+    await loaded(page);
     await card(page).getByText(/^Scheduled for/).waitFor();
     await card(page).getByText('Ready once the payment team agrees.').waitFor();
     await expectAccessible(page, 'a change request on its own');

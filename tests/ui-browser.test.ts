@@ -10,6 +10,7 @@ import { expectAccessible, newContext, screenshot, signedInProfile } from './sup
 import { adminJson, newApiToken, until } from './support/fixtures.js';
 import { metrics } from './support/sdk-reports.js';
 import { startUiTest } from './support/ui-build.js';
+import { loaded } from './support/ui-dialogs.js';
 import { createUser as createUserOf, USER_PASSWORD } from './support/users.js';
 
 const FLAG = 'checkout-redesign';
@@ -31,7 +32,7 @@ async function clientFlag() {
 async function visit(page: Page, link: string, heading = link) {
   await page.getByRole('navigation').getByRole('link', { name: link, exact: true }).click();
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  await page.getByLabel('Loading').waitFor({ state: 'detached' });
+  await loaded(page);
 }
 
 beforeAll(async () => {
@@ -125,7 +126,7 @@ describe('an admin in the browser', () => {
         ],
       },
     ]);
-    await page.getByLabel('Loading').waitFor({ state: 'detached' });
+    await loaded(page);
     await expectAccessible(page, 'the flag page');
     await screenshot(page, '03-flag');
   });

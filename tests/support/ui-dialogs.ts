@@ -6,7 +6,11 @@ import type { Locator, Page } from 'playwright-core';
 export async function visit(page: Page, path: string, heading: string): Promise<void> {
   await page.goto(path);
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  // A page may show several loaders at once (one per query); wait until none is left.
+  await loaded(page);
+}
+
+/** Waits until the page has no loader left: a page may show several at once, one per query. */
+export async function loaded(page: Page): Promise<void> {
   await page.waitForFunction(() => document.querySelector('[aria-label="Loading"]') === null);
 }
 
