@@ -1,4 +1,4 @@
-import { and, count, eq, gte, sql } from 'drizzle-orm';
+import { and, count, gte, sql } from 'drizzle-orm';
 import type { Handlers } from '../generated/handlers.js';
 import type { Db } from '../db/connect.js';
 import { isAnyOf } from '../db/any-of.js';
@@ -8,6 +8,7 @@ import { describeFeatures, type FeatureRow } from './feature-view.js';
 import { present } from './present.js';
 import { describeUser } from './user-records.js';
 import { userIdOf } from '../server/caller.js';
+import { favoriteFlagsAmong } from './favorites.js';
 import { currentStages } from './lifecycle.js';
 import { pageOf, searchConditions, searchOrder } from './search-filters.js';
 
@@ -51,7 +52,7 @@ async function describeFound(db: Db, rows: FeatureRow[], userId: number | undefi
     db.select({ name: t.tagTypes.name, color: t.tagTypes.color }).from(t.tagTypes),
     currentStages(db, names),
     recentCounts(db, names),
-    favoritesAmong(db, names, userId),
+    favoriteFlagsAmong(db, names, userId),
     creatorImages(db, rows),
   ]);
   const segmentIds = [...new Set(features.flatMap((f) => f.environments.flatMap((e) => e.strategies.flatMap((s) => s.segments))))];
@@ -86,16 +87,6 @@ async function describeFound(db: Db, rows: FeatureRow[], userId: number | undefi
       createdBy: { id: row.createdByUserId ?? 0, name: row.createdBy ?? 'unknown', ...present('imageUrl', images.get(row.createdByUserId ?? 0)) },
     };
   });
-}
-
-/** Which of the flags the user marked as favourites (none for callers that are not users). */
-async function favoritesAmong(db: Db, names: string[], userId: number | undefined): Promise<Set<string>> {
-  if (userId === undefined) return new Set();
-  const rows = await db
-    .select({ name: t.favoriteFeatures.featureName })
-    .from(t.favoriteFeatures)
-    .where(and(eq(t.favoriteFeatures.userId, userId), isAnyOf(t.favoriteFeatures.featureName, names)));
-  return new Set(rows.map((r) => r.name));
 }
 
 export const featureSearchHandlers = {

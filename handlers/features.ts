@@ -9,6 +9,7 @@ import { authorize } from '../server/auth.js';
 import { userIdOf } from '../server/caller.js';
 import { assertMatchesSchema } from '../server/schema-check.js';
 import { describeFeature, describeFeatures, featureMetadata, requireActiveFeature, requireFeature, type FeatureRow } from './feature-view.js';
+import { favoriteFlagsAmong } from './favorites.js';
 import { applyJsonPatch } from './json-patch.js';
 import { currentStages, enterStage, leaveStage } from './lifecycle.js';
 import { present } from './present.js';
@@ -128,18 +129,12 @@ export const featureHandlers = {
   async getFeature({ params }, { db, caller }) {
     await requireProject(db, params.projectId);
     const row = await requireActiveFeature(db, params.projectId, params.featureName);
-    const userId = userIdOf(caller);
     const [feature, stages, favorites] = await Promise.all([
       describeFeature(db, row),
       currentStages(db, [row.name]),
-      userId === undefined
-        ? []
-        : db
-            .select({ userId: t.favoriteFeatures.userId })
-            .from(t.favoriteFeatures)
-            .where(and(eq(t.favoriteFeatures.userId, userId), eq(t.favoriteFeatures.featureName, row.name))),
+      favoriteFlagsAmong(db, [row.name], userIdOf(caller)),
     ]);
-    return { status: 200, body: { ...feature, ...present('lifecycle', stages.get(row.name)), favorite: favorites.length > 0 } };
+    return { status: 200, body: { ...feature, ...present('lifecycle', stages.get(row.name)), favorite: favorites.has(row.name) } };
   },
 
   async createFeature({ params, body }, { caller, change }) {

@@ -5,6 +5,7 @@ import { ROLE } from '../db/default-permissions.js';
 import * as t from '../db/schema.js';
 import { userIdOf } from '../server/caller.js';
 import { badRequest, conflict, nameExists, notFound } from '../server/errors.js';
+import { favoriteProjectsOf } from './favorites.js';
 import { requireEnvironment, requireProject } from './lookups.js';
 
 const DEFAULT_PROJECT = 'default';
@@ -62,12 +63,7 @@ export async function attachEnvironments(tx: Db, project: string, environments: 
 export const projectHandlers = {
   async getProjects(_request, { db, caller }) {
     const rows = await db.select().from(t.projects).orderBy(asc(t.projects.createdAt), asc(t.projects.id));
-    const userId = userIdOf(caller);
-    const favorites =
-      userId === undefined
-        ? new Set<string>()
-        : new Set((await db.select({ project: t.favoriteProjects.project }).from(t.favoriteProjects).where(eq(t.favoriteProjects.userId, userId))).map((f) => f.project));
-    const projects = await describeProjects(db, rows);
+    const [projects, favorites] = await Promise.all([describeProjects(db, rows), favoriteProjectsOf(db, userIdOf(caller))]);
     return { status: 200, body: { version: 1, projects: projects.map((project) => ({ ...project, favorite: favorites.has(project.id) })) } };
   },
 

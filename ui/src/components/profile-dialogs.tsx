@@ -7,6 +7,7 @@ import type { components } from '../../../generated/api.js';
 import { api, ok } from '../api';
 import { useChange } from '../queries';
 import { FormDialog } from './forms';
+import { NewPasswordFields, useNewPassword } from './new-password';
 
 type CreatedToken = components['schemas']['PersonalAccessTokenWithSecret'];
 
@@ -14,27 +15,18 @@ export const PERSONAL_TOKENS_KEY = ['personal-access-tokens'];
 
 export function OwnPasswordDialog({ onClose }: { onClose: () => void }) {
   const [current, setCurrent] = useState('');
-  const [password, setPassword] = useState('');
-  const [repeated, setRepeated] = useState('');
-  const mismatch = repeated !== '' && repeated !== password ? 'The two passwords differ' : undefined;
-  const change = useChange(() => ok(api.POST('/api/admin/user/change-password', { body: { password, confirmPassword: repeated, oldPassword: current } })));
+  const next = useNewPassword();
+  const change = useChange(() =>
+    ok(api.POST('/api/admin/user/change-password', { body: { password: next.password, confirmPassword: next.repeated, oldPassword: current } })),
+  );
   const submit = async () => {
     await change.mutateAsync();
     notifications.show({ color: 'green', message: 'Your password is changed; your other sessions have ended.' });
   };
   return (
-    <FormDialog title="Change your password" submitLabel="Change password" onClose={onClose} onSubmit={submit} disabled={current === '' || password === '' || repeated !== password}>
+    <FormDialog title="Change your password" submitLabel="Change password" onClose={onClose} onSubmit={submit} disabled={current === '' || !next.ready}>
       <PasswordInput label="Current password" autoComplete="current-password" required maxLength={128} data-autofocus value={current} onChange={(e) => setCurrent(e.currentTarget.value)} />
-      <PasswordInput
-        label="New password"
-        description="At least 10 characters, not a common one"
-        autoComplete="new-password"
-        required
-        maxLength={128}
-        value={password}
-        onChange={(e) => setPassword(e.currentTarget.value)}
-      />
-      <PasswordInput label="Confirm password" autoComplete="new-password" required maxLength={128} error={mismatch} value={repeated} onChange={(e) => setRepeated(e.currentTarget.value)} />
+      <NewPasswordFields label="New password" value={next} />
       <Text size="sm">You stay signed in here; your sessions elsewhere end.</Text>
     </FormDialog>
   );

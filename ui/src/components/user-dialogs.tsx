@@ -7,12 +7,12 @@ import { api, ok } from '../api';
 import { useChange } from '../queries';
 import { SESSION_KEY, useSession } from '../session';
 import { FormDialog } from './forms';
+import { PASSWORD_RULE } from './new-password';
 import { userName } from './user-picker';
 
 type User = components['schemas']['User'];
 type Role = components['schemas']['Role'];
 
-const PASSWORD_RULE = 'At least 10 characters, not a common one';
 
 export function UserDialog({ user, roles, onClose }: { user?: User; roles: Role[]; onClose: () => void }) {
   const session = useSession();

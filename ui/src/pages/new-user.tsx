@@ -1,12 +1,13 @@
 // Where an invite link leads (`/new-user?invite=<secret>`, the URL the service gives each signup token): the link is
 // checked (validateSignupToken), the newcomer creates an account with it (signUp, which makes them a Viewer) and is
 // signed in at once.
-import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api, errorMessage, ok } from '../api';
 import { PageLoader } from '../components/feedback';
+import { NewPasswordFields, useNewPassword } from '../components/new-password';
 import { signIn, useSessionQuery } from '../session';
 
 export default function NewUser() {
@@ -68,20 +69,18 @@ function SignUpForm({ invite }: { invite: string }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [repeated, setRepeated] = useState('');
+  const newPassword = useNewPassword();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const mismatch = repeated !== '' && repeated !== password;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (mismatch) return;
+    if (newPassword.mismatch) return;
     setBusy(true);
     setError(undefined);
     try {
-      await ok(api.POST('/invite/{token}/signup', { params: { path: { token: invite } }, body: { name: name.trim(), email: email.trim(), password } }));
-      await signIn(queryClient, email.trim(), password);
+      await ok(api.POST('/invite/{token}/signup', { params: { path: { token: invite } }, body: { name: name.trim(), email: email.trim(), password: newPassword.password } }));
+      await signIn(queryClient, email.trim(), newPassword.password);
       navigate('/flags', { replace: true });
     } catch (caught) {
       setError(errorMessage(caught));
@@ -101,25 +100,8 @@ function SignUpForm({ invite }: { invite: string }) {
         )}
         <TextInput label="Name" autoComplete="name" required maxLength={255} data-autofocus value={name} onChange={(e) => setName(e.currentTarget.value)} />
         <TextInput label="Email" type="email" autoComplete="email" description="You sign in with it" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-        <PasswordInput
-          label="Password"
-          autoComplete="new-password"
-          description="At least 10 characters, not a common password"
-          required
-          maxLength={128}
-          value={password}
-          onChange={(e) => setPassword(e.currentTarget.value)}
-        />
-        <PasswordInput
-          label="Confirm password"
-          autoComplete="new-password"
-          required
-          maxLength={128}
-          value={repeated}
-          error={mismatch && 'The two passwords differ'}
-          onChange={(e) => setRepeated(e.currentTarget.value)}
-        />
-        <Button type="submit" loading={busy} disabled={mismatch}>
+        <NewPasswordFields label="Password" value={newPassword} />
+        <Button type="submit" loading={busy} disabled={newPassword.mismatch}>
           Create account
         </Button>
       </Stack>
