@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { asc, gt, inArray, max } from 'drizzle-orm';
+import { asc, gt, inArray, max, sql } from 'drizzle-orm';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import type { components } from '../generated/api.js';
@@ -30,7 +30,14 @@ export interface ChangedEvent {
   featureName: string | null;
   project: string | null;
   environment: string | null;
+  /** The project a flag left, for a move between projects (its data's `oldProject`): SDKs of that project must hear of it. */
+  formerProject: string | null;
 }
+
+const formerProjectOf = (data: object | null | undefined) => {
+  const oldProject = (data as { oldProject?: unknown } | null | undefined)?.oldProject;
+  return typeof oldProject === 'string' ? oldProject : null;
+};
 
 /** `events` null: something changed, but which events is not known (treat everything as changed). */
 export interface Change {
@@ -85,7 +92,14 @@ export class EventLog {
    */
   async catchUp(certain = false): Promise<void> {
     const rows = await this.db
-      .select({ id: t.events.id, type: t.events.type, featureName: t.events.featureName, project: t.events.project, environment: t.events.environment })
+      .select({
+        id: t.events.id,
+        type: t.events.type,
+        featureName: t.events.featureName,
+        project: t.events.project,
+        environment: t.events.environment,
+        formerProject: sql<string | null>`${t.events.data}->>'oldProject'`,
+      })
       .from(t.events)
       .where(gt(t.events.id, this.revisionId))
       .orderBy(asc(t.events.id))
@@ -152,7 +166,14 @@ async function insertEvents(tx: Db, caller: Caller, events: EventInput[]): Promi
         })),
       )
       .returning({ id: t.events.id });
-    const inserted = batch.map((event, i) => ({ id: rows[i]!.id, type: event.type, project: event.project ?? null, featureName: event.featureName ?? null, environment: event.environment ?? null }));
+    const inserted = batch.map((event, i) => ({
+      id: rows[i]!.id,
+      type: event.type,
+      project: event.project ?? null,
+      featureName: event.featureName ?? null,
+      environment: event.environment ?? null,
+      formerProject: formerProjectOf(event.data),
+    }));
     await queueDeliveries(tx, inserted);
     written.push(...inserted);
   }

@@ -20,6 +20,15 @@ const admin = (method: string, path: string, body?: unknown, on: TestApp = app) 
 const envPath = (flag: string, environment = 'development', project = 'default') => `/api/admin/projects/${project}/features/${flag}/environments/${environment}`;
 const turnOn = (flag: string, environment = 'development', project = 'default', on: TestApp = app) => admin('POST', `${envPath(flag, environment, project)}/on`, undefined, on);
 const archive = (flag: string, project = 'default') => admin('DELETE', `/api/admin/projects/${project}/features/${flag}`);
+const move = (flag: string, from: string, to: string) => admin('POST', `/api/admin/projects/${from}/features/${flag}/changeProject`, { newProjectId: to });
+
+/** A flag turned on in development of a new project, and a second project to move it to. */
+async function movableFlag(prefix: string) {
+  const [from, to] = [await newProject(`${prefix}-from`), await newProject(`${prefix}-to`)];
+  const flag = await newFlag(prefix, from);
+  await turnOn(flag, 'development', from);
+  return { flag, from, to };
+}
 
 /** GET /api/client/delta with a token (null: none), sending `etag` back in If-None-Match when given. */
 const delta = (token: string | null, etag?: string): Promise<RawResponse> => call(app, 'GET', '/api/client/delta', { token, headers: etag === undefined ? {} : { 'if-none-match': etag } });
@@ -125,6 +134,30 @@ describe('GET /api/client/delta', () => {
     expect(response.status, response.text).toBe(200);
     expect(etagRevision(response)).toBe(revision);
     expect(response.json.events).toEqual([{ type: 'feature-removed', eventId: revision, featureName: flag, project }]);
+  });
+
+  it('after a flag moved to another project, answers a token of the project it left a feature-removed event naming that project', async () => {
+    const { flag, from, to } = await movableFlag('moved-away');
+    const token = await scopedToken(from);
+    const etag = await hydrated(token);
+    await move(flag, from, to);
+    const revision = await latestEventId();
+
+    expect((await clientFeatures(token, '')).json.features.map((f: { name: string }) => f.name)).not.toContain(flag);
+    const response = await delta(token, etag);
+    expect(response.status, response.text).toBe(200);
+    expect(response.json.events).toEqual([{ type: 'feature-removed', eventId: revision, featureName: flag, project: from }]);
+  });
+
+  it('after a flag moved to another project, answers a token of the project it joined a feature-updated event for it', async () => {
+    const { flag, from, to } = await movableFlag('moved-in');
+    const token = await scopedToken(to);
+    const etag = await hydrated(token);
+    await move(flag, from, to);
+
+    const response = await delta(token, etag);
+    expect(response.status, response.text).toBe(200);
+    expect(response.json.events).toMatchObject([{ type: 'feature-updated', feature: { name: flag, project: to, enabled: true } }]);
   });
 
   it('after a segment changed, answers a hydration holding the changed segment', async () => {
@@ -234,6 +267,18 @@ describe('GET /api/client/streaming', () => {
     expect(updated).toMatchObject({ event: 'unleash-updated', id: String(revision) });
     expect(eventsOf(updated)).toMatchObject([{ type: 'feature-updated', eventId: revision, feature: { name: own, project } }]);
     expect(eventsOf(updated)).toHaveLength(1);
+  });
+
+  it('sends a token of the project a flag left a feature-removed event when the flag moves to another project', async () => {
+    const { flag, from, to } = await movableFlag('streamed-away');
+    const s = await stream(await scopedToken(from));
+    expect(eventsOf(await s.next())[0].features.map((f: { name: string }) => f.name)).toContain(flag);
+    await move(flag, from, to);
+    const revision = await latestEventId();
+
+    const updated = await s.next();
+    expect(updated).toMatchObject({ event: 'unleash-updated', id: String(revision) });
+    expect(eventsOf(updated)).toEqual([{ type: 'feature-removed', eventId: revision, featureName: flag, project: from }]);
   });
 
   it('resumed with the Last-Event-ID of a revision before a change, starts with an unleash-updated event holding only the change', async () => {

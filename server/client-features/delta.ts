@@ -39,6 +39,7 @@ export class DeltaLog {
       for (const event of change.events) {
         if (event.featureName === null) continue;
         const found = flags.get(event.featureName) ?? { projects: new Set<string>(), environments: new Set<string | null>() };
+        if (event.formerProject !== null) found.projects.add(event.formerProject);
         if (event.project !== null) found.projects.add(event.project);
         found.environments.add(event.environment);
         flags.set(event.featureName, found);
@@ -94,10 +95,10 @@ export function deltaEvents(snapshot: Snapshot, log: DeltaLog, shape: Shape, sin
       events.push({ type: 'feature-updated', eventId: snapshot.revision, feature: clientFeature(flag, snapshot, shape.environment, false) });
       continue;
     }
-    // Gone (archived, deleted, moved out of reach, or filtered away): only SDKs that could have had it hear of it.
-    const project = flag?.project ?? [...change.projects][0];
-    const couldHaveHadIt = shape.projects === null || [...change.projects].some((p) => shape.projects!.includes(p));
-    if (project !== undefined && couldHaveHadIt && (shape.namePrefix === null || name.startsWith(shape.namePrefix))) {
+    // Gone (archived, deleted, moved out of reach, or filtered away): only SDKs that could have had it hear of it, told
+    // the project they had it in.
+    const project = shape.projects === null ? (flag?.project ?? [...change.projects][0]) : [...change.projects].find((p) => shape.projects!.includes(p));
+    if (project !== undefined && (shape.namePrefix === null || name.startsWith(shape.namePrefix))) {
       events.push({ type: 'feature-removed', eventId: snapshot.revision, featureName: name, project });
     }
   }

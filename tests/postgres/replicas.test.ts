@@ -57,6 +57,22 @@ describe('two instances on one PostgreSQL database', () => {
     await admin(first, 'DELETE', `/api/admin/api-tokens/${encodeURIComponent(token)}`);
     await within(2000, 'the revocation reaching the second instance', async () => (await call(second, 'GET', '/api/client/features', { token })).status === 401);
   });
+
+  it('tells a delta poller on one instance, scoped to the project a flag left, of the move made on the other', async () => {
+    for (const id of ['replica-from', 'replica-to']) await admin(first, 'POST', '/api/admin/projects', { id, name: id });
+    await admin(first, 'POST', '/api/admin/projects/replica-from/features', { name: 'replica.moved' });
+    const token = (await admin(first, 'POST', '/api/admin/api-tokens', { tokenName: 'left', type: 'client', environment: 'development', projects: ['replica-from'] })).secret;
+    const hydration = await call(first, 'GET', '/api/client/delta', { token });
+    expect(hydration.json.events[0].features.map((f: { name: string }) => f.name)).toEqual(['replica.moved']);
+    await admin(second, 'POST', '/api/admin/projects/replica-from/features/replica.moved/changeProject', { newProjectId: 'replica-to' });
+
+    let answer = hydration;
+    await within(2000, 'the move reaching the first instance', async () => {
+      answer = await call(first, 'GET', '/api/client/delta', { token, headers: { 'if-none-match': String(hydration.headers.etag) } });
+      return answer.status !== 304;
+    });
+    expect(answer.json.events).toMatchObject([{ type: 'feature-removed', featureName: 'replica.moved', project: 'replica-from' }]);
+  });
 });
 
 describe('users across instances', () => {
