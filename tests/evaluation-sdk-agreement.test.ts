@@ -28,19 +28,22 @@ const operators: Record<string, () => { contextName: string; values?: string[]; 
   STR_ENDS_WITH: () => ({ contextName: pick(['userId', 'f1']), values: ['1', '2'], caseInsensitive: random() < 0.5 }),
   NUM_EQ: () => ({ contextName: 'f1', value: pick(['0', '12', '2.5']) }),
   NUM_GT: () => ({ contextName: pick(['f1', 'f2']), value: pick(['1', '5', 'x']) }),
+  NUM_GTE: () => ({ contextName: pick(['f1', 'f2']), value: pick(['2.5', '3', '12', '-1', 'x']) }),
+  NUM_LT: () => ({ contextName: pick(['f1', 'f2']), value: pick(['2.5', '3', '12', '0']) }),
   NUM_LTE: () => ({ contextName: 'f2', value: pick(['3', '10']) }),
   DATE_AFTER: () => ({ contextName: 'currentTime', value: pick(['2022-01-01T00:00:00Z', '2030-01-01T00:00:00+02:00']) }),
   DATE_BEFORE: () => ({ contextName: 'currentTime', value: pick(['2022-01-01T00:00:00Z', '2030-01-01T00:00:00Z', 'soon']) }),
   SEMVER_EQ: () => ({ contextName: 'version', value: pick(['1.2.3', 'v1.2.3']) }),
   SEMVER_GT: () => ({ contextName: 'version', value: pick(['1.2.3', '2.0.0-alpha', 'bad']) }),
+  SEMVER_GTE: () => ({ contextName: 'version', value: pick(['1.2.3', '1.2.4', '2.0.0-beta.1', 'v1.2.4', 'bad']) }),
+  SEMVER_LT: () => ({ contextName: 'version', value: pick(['1.2.4', '2.0.0-beta.1', '2.0.0', 'v1.2.3']) }),
   SEMVER_LTE: () => ({ contextName: 'version', value: pick(['1.2.3', '2.0.0-beta.2']) }),
   REGEX: () => ({ contextName: pick(['userId', 'f1']), value: pick(['^u', '\\d$', '(bad', '(?i)^A', '^(?=a)']), caseInsensitive: random() < 0.5 }),
   IN_CIDR: () => ({ contextName: 'remoteAddress', values: [pick(['10.0.0.0/8', '10.1.2.3', 'bad', '2001:db8::/32'])] }),
   NOT_AN_OPERATOR: () => ({ contextName: 'f1', value: 'a' }),
 };
 
-const constraint = () => {
-  const operator = pick(Object.keys(operators));
+const constraint = (operator = pick(Object.keys(operators))) => {
   return { values: [], caseInsensitive: false, inverted: random() < 0.25, operator, ...operators[operator]!() };
 };
 
@@ -93,6 +96,16 @@ const features: FeatureInput[] = names.map((name, i) => {
   } as FeatureInput;
 });
 const segments: ClientSegment[] = [1, 2, 3].map((id) => ({ id, name: `segment-${id}`, constraints: some(constraint, [0, 1, 2]) as ClientSegment['constraints'] }));
+// Each operator also alone, in flags whose only strategy is `default` with one constraint, so that no other
+// strategy, constraint or segment hides its answer (boundaries such as NUM_GTE at the context's own value).
+const operatorFlags = Object.keys(operators).flatMap((operator) =>
+  Array.from({ length: 8 }, (_, i) => {
+    const strategies = [{ name: 'default', parameters: {}, constraints: [constraint(operator)], variants: [] }];
+    return { name: `${operator}-${i}`, type: 'release', enabled: true, stale: false, project: 'default', description: null, impressionData: false, strategies, variants: [], strategy: 'default', parameters: {} } as FeatureInput;
+  }),
+);
+const allFeatures = [...features, ...operatorFlags];
+const allNames = allFeatures.map((f) => f.name);
 
 function context(): EvaluationContext {
   const withUser = random() < 0.7;
@@ -112,9 +125,9 @@ function context(): EvaluationContext {
 }
 
 describe('agreement with the Node SDK', () => {
-  const compiled = compileFlags(features, segments);
+  const compiled = compileFlags(allFeatures, segments);
   const client = new SdkClient(
-    { getToggle: (name: string) => features.find((f) => f.name === name), getSegment: (id: number) => segments.find((s) => s.id === id) } as never,
+    { getToggle: (name: string) => allFeatures.find((f) => f.name === name), getSegment: (id: number) => segments.find((s) => s.id === id) } as never,
     defaultStrategies,
   );
   client.on('warn', () => {});
@@ -124,7 +137,7 @@ describe('agreement with the Node SDK', () => {
     const differences: string[] = [];
     let enabled = 0;
     for (const ctx of contexts) {
-      for (const name of names) {
+      for (const name of allNames) {
         const ours = evaluate(compiled, name, ctx);
         const sdkEnabled = client.isEnabled(name, ctx as never, () => false);
         const sdkVariant = client.getVariant(name, ctx as never);
@@ -136,7 +149,7 @@ describe('agreement with the Node SDK', () => {
     }
     expect(differences.slice(0, 5)).toEqual([]);
     // Both outcomes are well represented, so the agreement means something.
-    expect(enabled).toBeGreaterThan(contexts.length * names.length * 0.15);
-    expect(enabled).toBeLessThan(contexts.length * names.length * 0.85);
+    expect(enabled).toBeGreaterThan(contexts.length * allNames.length * 0.15);
+    expect(enabled).toBeLessThan(contexts.length * allNames.length * 0.85);
   });
 });
