@@ -12,6 +12,7 @@ import { clientQuery } from './client-route.js';
 import { shapeKey, type Shape } from './client-features/body.js';
 import type { ClientFeatureCache } from './client-features/cache.js';
 import { deltaEvents, revisionOf, type DeltaEvent } from './client-features/delta.js';
+import type { Snapshot } from './client-features/snapshot.js';
 import { DEFAULT_CLIENT_STREAMS_LIMIT, type AuthType } from './config.js';
 import type { TokenCache } from './token-cache.js';
 
@@ -56,6 +57,8 @@ const HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cach
 
 export class ClientStreams {
   private readonly streams = new Set<Stream>();
+  /** Streams past the limit check that wait for the flags before they join `streams`. */
+  private opening = 0;
   private flushing: Promise<void> | undefined;
   private again = false;
   private readonly heartbeat: NodeJS.Timeout;
@@ -77,12 +80,20 @@ export class ClientStreams {
 
   /** Starts the stream: a hydration, or what changed since `lastEventId` when this instance still knows it. */
   async open(response: ServerResponse, shape: Shape, lastEventId: number | undefined): Promise<void> {
-    if (this.streams.size >= this.maxStreams) {
+    if (this.streams.size + this.opening >= this.maxStreams) {
       response.writeHead(200, HEADERS);
       response.end(POLL_INSTEAD);
       return;
     }
-    const snapshot = await this.cache.current();
+    // The slot is taken before waiting for the flags, so that a burst of streams opening together cannot pass the limit.
+    this.opening++;
+    let snapshot: Snapshot;
+    try {
+      snapshot = await this.cache.current();
+    } finally {
+      this.opening--;
+    }
+    if (response.destroyed) return;
     // Sent now: later events go straight to the socket, and a resumed stream may have nothing to write yet.
     response.writeHead(200, HEADERS).flushHeaders();
     const events = deltaEvents(snapshot, this.cache.deltas, shape, lastEventId);

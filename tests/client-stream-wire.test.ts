@@ -385,6 +385,21 @@ describe('GET /api/client/streaming past the stream limit', () => {
   });
 });
 
+describe('GET /api/client/streaming past the stream limit, all at once', () => {
+  it('holds exactly the limit when more streams open at once, and asks the rest to poll', async () => {
+    const burst = await startTestApp({ clientStreamsLimit: 2 });
+    const token = await newApiToken(burst, { type: 'client', environment: 'development' });
+    // A change just before: every stream waits for the same fresh read of the flags, then all go on together.
+    await admin('POST', '/api/admin/projects/default/features', { name: unique('burst') }, burst);
+
+    const streams = await Promise.all(Array.from({ length: 6 }, () => stream(token, {}, burst)));
+    const firsts = (await Promise.all(streams.map((s) => s.next()))).map((e) => e.event);
+    expect(firsts.filter((e) => e === 'unleash-connected')).toHaveLength(2);
+    expect(firsts.filter((e) => e === 'fetch-mode')).toHaveLength(4);
+    expect(await openStreamsOn(burst)).toBe(2);
+  });
+});
+
 describe('GET /api/client/streaming at shutdown', () => {
   it('sends fetch-mode polling to every open stream and ends it', async () => {
     const stopping = await startTestApp();
