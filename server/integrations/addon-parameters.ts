@@ -1,8 +1,8 @@
 // An integration's parameters checked against its provider before they are stored.
-import Mustache from 'mustache';
 import type { components } from '../../generated/api.js';
 import type { IntegrationConfig } from '../config.js';
 import { badRequest } from '../errors.js';
+import { templateProblem } from './bounded-template.js';
 import { parseCustomHeaders } from './custom-headers.js';
 import { checkIntegrationUrl } from './url-safety.js';
 
@@ -18,11 +18,13 @@ function checkFormat(name: string, value: string) {
     if ('problem' in parsed) throw badRequest(`parameters.customHeaders: must be a JSON object of header names to string values, but ${parsed.problem}.`);
   }
   if (name === 'bodyTemplate') {
+    let problem: string | undefined;
     try {
-      Mustache.parse(value);
+      problem = templateProblem(value);
     } catch (error) {
       throw badRequest(`parameters.bodyTemplate: not a Mustache template: ${error instanceof Error ? error.message : String(error)}.`);
     }
+    if (problem) throw badRequest(`parameters.bodyTemplate: ${problem}`);
   }
 }
 

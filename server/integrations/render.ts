@@ -1,4 +1,4 @@
-import Mustache from 'mustache';
+import { renderBounded, TemplateLimitError } from './bounded-template.js';
 import { parseCustomHeaders } from './custom-headers.js';
 import { eventMarkdown, featureLink, type EventRow } from './event-markdown.js';
 
@@ -60,8 +60,9 @@ function renderTemplate(template: string, event: EventRow, publicUrl: string, js
     eventMarkdown: jsonEscaped ? JSON.stringify(markdown).slice(1, -1).replaceAll('\\"', '\\u0022') : markdown,
   };
   try {
-    return Mustache.render(template, view);
+    return renderBounded(template, view);
   } catch (error) {
+    if (error instanceof TemplateLimitError) throw error;
     warnings.push(`bodyTemplate is not a valid Mustache template (${(error as Error).message}); the default body was sent.`);
     return undefined;
   }

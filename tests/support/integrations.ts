@@ -1,7 +1,8 @@
 // Integrations made through the admin API, and their delivery logs read back.
 import { expect } from 'vitest';
+import * as t from '../../db/schema.js';
 import { adminJson, until } from './fixtures.js';
-import type { TestApp } from './app.js';
+import { call, expectError, type TestApp } from './app.js';
 import type { Receiver } from './receiver.js';
 import type { components } from '../../generated/api.js';
 
@@ -18,6 +19,36 @@ export async function createWebhook(app: TestApp, receiver: Receiver, events: Up
     parameters: { url: `${receiver.url}/hook`, ...parameters },
     ...rest,
   }) as Promise<components['schemas']['Addon']>;
+}
+
+/**
+ * A webhook stored as it was before a rule of today refused its parameters (or the instance's settings changed);
+ * answers its id.
+ */
+export async function storedWebhook(app: TestApp, url: string, events: UpsertAddon['events'], parameters: Record<string, string> = {}) {
+  const [row] = await app.db
+    .insert(t.addons)
+    .values({ provider: 'webhook', enabled: true, parameters: { url, ...parameters }, events, projects: [], environments: [] })
+    .returning({ id: t.addons.id });
+  return row!.id;
+}
+
+/** A create or update of an integration refused with 400; answers the message. */
+export async function refusedUpsert(app: TestApp, method: string, path: string, body: UpsertAddon): Promise<string> {
+  return expectError(await call(app, method, path, { body }), 400, 'ValidationError').message;
+}
+
+/**
+ * The messages of the refused create, and of the refused update (on both routes) of an integration of the same
+ * provider made with `valid` parameters.
+ */
+export async function refusedEverywhere(app: TestApp, body: UpsertAddon, valid: UpsertAddon['parameters']): Promise<string[]> {
+  const { id } = await adminJson(app, 'POST', '/api/addons', { ...body, parameters: valid });
+  return [
+    await refusedUpsert(app, 'POST', '/api/addons', body),
+    await refusedUpsert(app, 'POST', `/api/addons/${id}`, body),
+    await refusedUpsert(app, 'PUT', `/api/admin/addons/${id}`, body),
+  ];
 }
 
 /** The integration's delivery log, newest first. */
