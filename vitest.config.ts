@@ -14,8 +14,12 @@ export default defineConfig({
         // tests/postgres/ holds what only PostgreSQL has: several replicas on one database, dropped connections.
         include: database === 'postgres' ? ['tests/*.test.ts', 'tests/postgres/*.test.ts'] : ['tests/*.test.ts'],
         // The admin UI's tests (tests/ui-*) run once, on the embedded database: the UI calls the same API that every
-        // other suite already checks on both, and a second browser run would only add to CI's time.
-        exclude: database === 'postgres' ? [...configDefaults.exclude, 'tests/ui-*.test.ts'] : configDefaults.exclude,
+        // other suite already checks on both, and a second browser run would only add to CI's time. So do the tests
+        // of packaging (the client package, the Dockerfile's steps), where the database plays no part.
+        exclude:
+          database === 'postgres'
+            ? [...configDefaults.exclude, 'tests/ui-*.test.ts', 'tests/client-package.test.ts', 'tests/dockerfile-steps.test.ts']
+            : configDefaults.exclude,
         env: { TEST_DB: database },
         globalSetup: [`tests/support/global-setup-${database}.ts`],
         testTimeout: 30_000,
