@@ -3,7 +3,7 @@ import type { components } from '../../generated/api.js';
 import type { IntegrationConfig } from '../config.js';
 import { badRequest } from '../errors.js';
 import { templateProblem } from './bounded-template.js';
-import { parseCustomHeaders } from './custom-headers.js';
+import { headerValueProblem, parseCustomHeaders } from './custom-headers.js';
 import { checkIntegrationUrl } from './url-safety.js';
 
 type AddonProvider = components['schemas']['AddonProvider'];
@@ -11,12 +11,18 @@ type SentParameters = components['schemas']['AddonParameters'];
 
 /** How sensitive parameters are answered; sent back on update, it keeps the stored value. */
 export const MASK = '*****';
+/** The parameters render.ts sends as header values. */
+const SENT_AS_HEADER = new Set(['authorization', 'contentType', 'apiKey']);
 
 function checkFormat(name: string, value: string) {
   if (name === 'customHeaders') {
     const parsed = parseCustomHeaders(value);
-    if ('problem' in parsed) throw badRequest(`parameters.customHeaders: must be a JSON object of header names to string values, but ${parsed.problem}.`);
+    if ('problem' in parsed) {
+      throw badRequest(`parameters.customHeaders: must be a JSON object of header names to string values, each a header the sender may send, but ${parsed.problem}.`);
+    }
   }
+  const headerProblem = SENT_AS_HEADER.has(name) ? headerValueProblem(value) : undefined;
+  if (headerProblem) throw badRequest(`parameters.${name}: it is sent as an HTTP header, but ${headerProblem}.`);
   if (name === 'bodyTemplate') {
     let problem: string | undefined;
     try {

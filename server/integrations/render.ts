@@ -40,7 +40,7 @@ function customHeaders(raw: string | undefined, warnings: string[]): Record<stri
   if (!raw?.trim()) return {};
   const parsed = parseCustomHeaders(raw);
   if ('problem' in parsed) {
-    warnings.push(`customHeaders is not a JSON object of strings: ${parsed.problem}; the request was sent without them.`);
+    warnings.push(`customHeaders cannot be sent (${parsed.problem}); the request was sent without them.`);
     return {};
   }
   return parsed.headers;

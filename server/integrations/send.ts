@@ -8,16 +8,19 @@ import { isPrivateAddress, safeLookup } from './url-safety.js';
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** How much of a receiver's answer the delivery log keeps. */
 const RESPONSE_KEPT = 1000;
+/** undici's errors for a request it cannot build (a header it refuses, say), thrown before any byte is sent. */
+const UNBUILDABLE = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED']);
 
 export interface SendOutcome {
   /** The last receiver's status; absent when no answer came (network error, timeout, refused address). */
   status?: number;
   ok: boolean;
-  /** Worth another attempt later (no answer, 408, 429, 5xx); a refused address is not. */
+  /** The receiver's Retry-After, for when to try again. */
   retryAfterHeader?: string | string[] | undefined;
   /** The start of the receiver's answer, or what went wrong. */
   response: string;
   durationMs: number;
+  /** Not sent, and sending again would not help (a refused address, a request that cannot be built): not retried. */
   refused?: boolean;
 }
 
@@ -88,6 +91,7 @@ export class Sender {
       if (code === 'EPRIVATEADDRESS') return { ok: false, refused: true, response: `not sent: ${(error as Error).message}`, durationMs: 0 };
       // The URL may carry a secret (chat webhooks do): the log gets its origin only.
       const message = (error instanceof Error ? error.message : String(error)).replaceAll(outgoing.url, url.origin);
+      if (code && UNBUILDABLE.has(code)) return { ok: false, refused: true, response: `not sent: the request cannot be made (${message})`, durationMs: 0 };
       const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : `${code ?? 'error'}: ${message}`;
       return { ok: false, response: reason, durationMs: 0 };
     }
