@@ -121,6 +121,7 @@ export function withinTransaction(context: Omit<HandlerContext, 'db' | 'change'>
     clientFeatures: context.clientFeatures,
     clientMetrics: context.clientMetrics,
     clientIp: context.clientIp,
+    secureCookies: context.secureCookies,
     db: tx,
     change: (work) => work(tx, record),
   };

@@ -52,7 +52,7 @@ async function callingUser(db: Db, userId: number | null, tokenKind: string | nu
 }
 
 export const userHandlers = {
-  async login({ body }, { db, change }) {
+  async login({ body }, { db, change, secureCookies }) {
     const identity = body.username.trim();
     const [user] = await db
       .select()
@@ -64,15 +64,15 @@ export const userHandlers = {
     }
     const cookie = await change(async (tx) => {
       await tx.update(t.users).set({ loginAttempts: 0, seenAt: new Date() }).where(eq(t.users.id, user.id));
-      return startSession(tx, user.id);
+      return startSession(tx, user.id, secureCookies);
     });
     return { status: 200, body: describeUser(await requireUser(db, user.id)), headers: { 'set-cookie': cookie } };
   },
 
-  async logout({ headers }, { db }) {
+  async logout({ headers }, { db, secureCookies }) {
     const secret = sessionSecretOf(headers.cookie);
     if (secret) await endSession(db, secret);
-    return { status: 200, body: undefined, headers: { 'set-cookie': clearedSessionCookie() } };
+    return { status: 200, body: undefined, headers: { 'set-cookie': clearedSessionCookie(secureCookies) } };
   },
 
   async getCurrentUser(_request, { db, caller }) {

@@ -79,6 +79,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       // Logging is the service's own (registerRequestLogging): fastify's costs every request, SDK polls included.
       logger: false,
       requestIdHeader: 'x-request-id',
+      // TRUST_PROXY: only these peers' X-Forwarded-Proto and X-Forwarded-For set request.protocol and request.ip.
+      trustProxy: config.trustProxy ?? false,
       forceCloseConnections: 'idle',
       ...httpTimeouts(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
       // A path parameter as long as the request line Node reads (16 KB; longer is 431): one past the schema's maxLength is
@@ -211,6 +213,10 @@ class RequestContext implements HandlerContext {
 
   get clientIp() {
     return this.request.ip;
+  }
+
+  get secureCookies() {
+    return this.config.secureCookies === true || this.request.protocol === 'https';
   }
 
   /** A property, not a method: handlers destructure it from the context. */

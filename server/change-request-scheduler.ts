@@ -9,12 +9,12 @@ import type { EventLog } from './events.js';
 export function startChangeRequestScheduler(
   db: Db,
   events: EventLog,
-  services: Omit<HandlerContext, 'db' | 'change' | 'caller' | 'log' | 'clientIp'>,
+  services: Omit<HandlerContext, 'db' | 'change' | 'caller' | 'log' | 'clientIp' | 'secureCookies'>,
   log: Logger,
   pollMs: number,
 ): () => Promise<void> {
   let running: Promise<void> | undefined;
-  const base = { ...services, log, clientIp: '127.0.0.1' };
+  const base = { ...services, log, clientIp: '127.0.0.1', secureCookies: false };
   const round = async () => {
     try {
       while (await applyNextDue(db, events, base, applyChangeRequest));

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { DatabaseConfig } from '../db/connect.js';
 import { databaseFromEnv } from './database-config.js';
 
@@ -47,6 +48,10 @@ export interface AppConfig {
   clientStreamsLimit?: number;
   /** UNLEASH_FRONTEND_API_ORIGINS: the browser origins that may call the frontend API (CORS); `*` (the default) for any. */
   frontendApiOrigins?: string[];
+  /** TRUST_PROXY: whose X-Forwarded-Proto and X-Forwarded-For are believed: no one (false, the default), any peer (true), or the proxies at these addresses and CIDR ranges. */
+  trustProxy?: boolean | string[];
+  /** SECURE_COOKIES: the session cookie is Secure whatever the protocol; otherwise only on requests that came over HTTPS. */
+  secureCookies?: boolean;
   /** Where log lines go (tests capture them); standard output when absent. */
   logStream?: NodeJS.WritableStream;
 }
@@ -78,6 +83,8 @@ export const environmentVariables = {
   UNLEASH_DEFAULT_ADMIN_USERNAME: 'Username of the admin user created at the first start, when no user exists. Default admin.',
   UNLEASH_DEFAULT_ADMIN_PASSWORD: 'Its password (at least 10 characters, not a common one); generated and printed once when unset.',
   CLIENT_STREAMS_LIMIT: 'SDK streams (/api/client/streaming) one instance holds; an SDK connecting past them gets a `fetch-mode: polling` event and polls instead. Default 10000.',
+  TRUST_PROXY: '`true` (every peer is a trusted proxy: only where nothing reaches the service but through one), or comma-separated addresses and CIDR ranges of the trusted proxies (`10.0.0.0/8,192.0.2.7`; `loopback`, `linklocal`, `uniquelocal`); no hop counts. A trusted proxy\'s X-Forwarded-Proto says whether the request came over HTTPS (the session cookie is then Secure), and its X-Forwarded-For is the caller\'s address (login attempts per address, SDK instances, the frontend API\'s remoteAddress). Anything else stops the start. Default: no proxy is trusted and these headers are ignored, whoever sends them.',
+  SECURE_COOKIES: '`true`: the session cookie is always Secure (browsers send it back over HTTPS only), for a proxy that terminates HTTPS without sending X-Forwarded-Proto. Default false: Secure when the request came over HTTPS (see TRUST_PROXY). Unleash ties this to SECURE_HEADERS, which is not read here.',
   UNLEASH_FRONTEND_API_ORIGINS: 'Comma-separated browser origins (`https://app.example.com`) that may call the frontend API (/api/frontend); `*` for any. Default `*`.',
   PROMETHEUS_API: 'Base URL of a Prometheus that scrapes the service; usage metrics (/api/admin/metrics/rps) are read from it. Unset: from the service\'s own request counts.',
   UNLEASH_URL: 'The address people reach the service at, for links in integration messages. Default http://localhost:4242.',
@@ -145,6 +152,29 @@ function origins(value: string | undefined): string[] {
   return listed;
 }
 
+const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An IP address or CIDR range (`10.0.0.0/8`, `fd00::/8`), or one of proxy-addr's names for ranges. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_KEYWORDS.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+function trustProxy(value: string | undefined): boolean | string[] {
+  const trimmed = value?.trim() ?? '';
+  if (trimmed === '' || trimmed === 'false') return false;
+  if (trimmed === 'true') return true;
+  const listed = list(value);
+  const wrong = listed.find((entry) => !isProxyAddress(entry));
+  if (wrong !== undefined) {
+    throw new Error(`TRUST_PROXY must be true, false, or the proxies' addresses and CIDR ranges (10.0.0.0/8,192.0.2.7); a hop count is not supported, got "${wrong}"`);
+  }
+  return listed;
+}
+
 /** Comfortably above any real client's upload of a 1 MB body, short enough that slow clients cannot pile up. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
 /** Streams one instance holds unless CLIENT_STREAMS_LIMIT says otherwise; past them, SDKs are told to poll. */
@@ -202,6 +232,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     prometheusApi: env.PROMETHEUS_API ? env.PROMETHEUS_API.replace(/\/+$/, '') : undefined,
     clientStreamsLimit: positiveInteger(env.CLIENT_STREAMS_LIMIT, 'CLIENT_STREAMS_LIMIT', DEFAULT_CLIENT_STREAMS_LIMIT),
     frontendApiOrigins: origins(env.UNLEASH_FRONTEND_API_ORIGINS),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    secureCookies: flag(env.SECURE_COOKIES, 'SECURE_COOKIES'),
   };
 }
 

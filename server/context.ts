@@ -17,6 +17,8 @@ export interface HandlerContext {
   clientMetrics: ClientMetricsStore;
   /** The caller's address, as the connection or a trusted proxy tells. */
   clientIp: string;
+  /** Whether cookies the answer sets are Secure: SECURE_COOKIES, or the request came over HTTPS (directly, or as a trusted proxy says). */
+  secureCookies: boolean;
   /** Runs `work` in one transaction; events recorded through `record` commit or roll back with it. */
   change<T>(work: (tx: Db, record: RecordEvent) => Promise<T>): Promise<T>;
 }

@@ -63,15 +63,18 @@ export async function callerOfUser(db: Db, user: UserRow): Promise<Caller> {
   };
 }
 
-/** Opens a session for the user; the answer's `Set-Cookie` value. */
-export async function startSession(db: Db, userId: number): Promise<string> {
+const sessionCookie = (value: string, expires: Date, secure: boolean) =>
+  stringifySetCookie({ name: SESSION_COOKIE, value, httpOnly: true, sameSite: 'lax', path: '/', expires, secure });
+
+/** Opens a session for the user; the answer's `Set-Cookie` value, `Secure` when `secure`. */
+export async function startSession(db: Db, userId: number, secure: boolean): Promise<string> {
   const secret = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
   await db.insert(t.sessions).values({ idHash: hashSecret(secret), userId, expiresAt });
-  return stringifySetCookie({ name: SESSION_COOKIE, value: secret, httpOnly: true, sameSite: 'lax', path: '/', expires: expiresAt });
+  return sessionCookie(secret, expiresAt, secure);
 }
 
-export const clearedSessionCookie = () => stringifySetCookie({ name: SESSION_COOKIE, value: '', httpOnly: true, sameSite: 'lax', path: '/', expires: new Date(0) });
+export const clearedSessionCookie = (secure: boolean) => sessionCookie('', new Date(0), secure);
 
 /** The session secret in a `Cookie` header, if any (handlers see headers untyped). */
 export const sessionSecretOf = (cookieHeader: unknown) =>

@@ -50,6 +50,15 @@ describe('logging in', () => {
     expect(expires).toBeGreaterThan(Date.parse(response.json.seenAt) + 3_600_000);
   });
 
+  it('sets no Secure cookie, logging in or out, over plain HTTP with an X-Forwarded-Proto the client chose (no TRUST_PROXY)', async () => {
+    const user = await newUser('Viewer');
+    const https = { token: null, headers: { 'x-forwarded-proto': 'https' } };
+    const response = await send(app, 'POST', '/auth/simple/login', { ...https, body: { username: user.username, password: USER_PASSWORD } });
+    expect(response.status, response.text).toBe(200);
+    expect(sessionCookieOf(response)!.attributes.secure).toBeUndefined();
+    expect(sessionCookieOf(await send(app, 'POST', '/logout', https))!.attributes.secure).toBeUndefined();
+  });
+
   it('accepts the email instead of the username, in any case, and the username in any case', async () => {
     const user = await newUser('Viewer');
     for (const identity of [user.email.toUpperCase(), user.email, user.username.toUpperCase()]) {

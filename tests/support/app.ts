@@ -81,6 +81,10 @@ export interface TestAppOptions {
   clientStreamsLimit?: number;
   /** UNLEASH_FRONTEND_API_ORIGINS: the browser origins that may call the frontend API; any by default. */
   frontendApiOrigins?: string[];
+  /** TRUST_PROXY: the proxies whose X-Forwarded-* headers are believed; none by default. */
+  trustProxy?: AppConfig['trustProxy'];
+  /** SECURE_COOKIES: the session cookie is Secure whatever the protocol. */
+  secureCookies?: boolean;
 }
 
 /** Builds and starts the service on this file's database, on a free port. Closed after the file. */
@@ -111,6 +115,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.prometheusApi && { prometheusApi: options.prometheusApi }),
     ...(options.clientStreamsLimit && { clientStreamsLimit: options.clientStreamsLimit }),
     ...(options.frontendApiOrigins && { frontendApiOrigins: options.frontendApiOrigins }),
+    ...(options.trustProxy && { trustProxy: options.trustProxy }),
+    ...(options.secureCookies && { secureCookies: options.secureCookies }),
     changeRequestPollMs: options.changeRequestPollMs ?? 200,
     integrations: { allowPrivateUrls: true, retryBaseMs: 50, pollMs: 200, ...options.integrations },
     logStream,
