@@ -311,7 +311,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove an environment from the project; its flags lose their configuration there */
+        /**
+         * Remove an environment from the project; its flags lose their configuration there
+         * @description The flags of the project are then served off there, without strategies. While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there; this cannot be proposed in a change request.
+         */
         delete: operations["removeEnvironmentFromProject"];
         options?: never;
         head?: never;
@@ -511,7 +514,7 @@ export interface paths {
         post?: never;
         /**
          * Archive a flag (it stops being served; revive or delete it from the archive)
-         * @description While the project requires change requests in an environment where the flag is on, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there: propose the archiving instead.
+         * @description While the project requires change requests in an environment where the flag, or a flag depending on it, is on, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there: propose the archiving instead.
          */
         delete: operations["archiveFeature"];
         options?: never;
@@ -529,7 +532,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Move a flag to another project */
+        /**
+         * Move a flag to another project
+         * @description The flag keeps its configuration in the environments both projects have and is served off, without strategies, in the others. While either project requires change requests in an environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there; this cannot be proposed in a change request. A flag that a pending change request (`Draft`, `In review`, `Approved` or `Scheduled`) is about cannot be moved by anyone: 409 `ConflictError` naming the request.
+         */
         post: operations["changeFeatureProject"];
         delete?: never;
         options?: never;
@@ -565,7 +571,7 @@ export interface paths {
         put?: never;
         /**
          * Archive several flags of the project
-         * @description While the project requires change requests in an environment where the flag is on, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there: propose the archiving instead.
+         * @description While the project requires change requests in an environment where one of the flags, or a flag depending on one, is on, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there: propose the archiving instead.
          */
         post: operations["archiveFeatures"];
         delete?: never;
@@ -583,7 +589,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Bring several archived flags of the project back */
+        /**
+         * Bring several archived flags of the project back
+         * @description The flags come back off in every environment, with their strategies and variants, as in Unleash. While the project requires change requests in an environment where a flag depending on one of them is on, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there; this cannot be proposed in a change request.
+         */
         post: operations["reviveFeatures"];
         delete?: never;
         options?: never;
@@ -600,7 +609,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete several archived flags of the project for good */
+        /**
+         * Delete several archived flags of the project for good
+         * @description While the project requires change requests in an environment where a flag depending on one of them is on (a deletion removes the dependency), answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there; this cannot be proposed in a change request.
+         */
         post: operations["deleteFeatures"];
         delete?: never;
         options?: never;
@@ -617,7 +629,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Bring an archived flag back */
+        /**
+         * Bring an archived flag back
+         * @description The flag comes back off in every environment, with its strategies and variants, as in Unleash. While the project requires change requests in an environment where a flag depending on it is on, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there; this cannot be proposed in a change request.
+         */
         post: operations["reviveFeature"];
         delete?: never;
         options?: never;
@@ -635,7 +650,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete an archived flag for good */
+        /**
+         * Delete an archived flag for good
+         * @description While the project requires change requests in an environment where a flag depending on it is on (a deletion removes the dependency), answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there; this cannot be proposed in a change request.
+         */
         delete: operations["deleteArchivedFeature"];
         options?: never;
         head?: never;
@@ -841,10 +859,16 @@ export interface paths {
         };
         /** One segment */
         get: operations["getSegment"];
-        /** Replace a segment's name, description, project and constraints */
+        /**
+         * Replace a segment's name, description, project and constraints
+         * @description While a strategy of an active flag uses the segment in an environment where the flag's project requires change requests, answers 409 `ConflictError` naming that environment and project, unless the caller holds `SKIP_CHANGE_REQUEST` in every such project environment; this cannot be proposed in a change request.
+         */
         put: operations["updateSegment"];
         post?: never;
-        /** Delete a segment no strategy uses */
+        /**
+         * Delete a segment no strategy uses
+         * @description A segment that any strategy uses is refused with 409 `ConflictError`. Where that strategy is in an environment whose project requires change requests, the 409 names that environment and project, unless the caller holds `SKIP_CHANGE_REQUEST` in every such project environment.
+         */
         delete: operations["deleteSegment"];
         options?: never;
         head?: never;
@@ -2078,7 +2102,8 @@ export interface paths {
          *     Version 1 flags go to the `development` environment unless `environment` names another, in the project
          *     they name or `default`. Records `drop-features`, `drop-strategies`, `feature-import`, `strategy-import`,
          *     `project-import`, `environment-import`, `tag-type-import`, `tag-import`, `feature-tag-import` and
-         *     `segment-import`; SDKs see the imported flags at once.
+         *     `segment-import`; SDKs see the imported flags at once. Only admins may import, and they may skip change requests
+         *     everywhere: an import is not refused where a project requires them.
          */
         post: operations["importState"];
         delete?: never;
@@ -5283,6 +5308,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     getProjectInsights: {
@@ -5869,6 +5895,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -5926,6 +5953,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     deleteArchivedFeature: {

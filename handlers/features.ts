@@ -94,8 +94,10 @@ async function archive(tx: Db, record: RecordEvent, row: FeatureRow) {
   await record({ type: 'feature-archived', featureName: row.name, project: row.project });
 }
 
+/** As in Unleash, a revived flag comes back off everywhere: reviving must not turn anything on. */
 async function revive(tx: Db, record: RecordEvent, row: FeatureRow) {
   await tx.update(t.features).set({ archivedAt: null }).where(eq(t.features.name, row.name));
+  await tx.update(t.featureEnvironments).set({ enabled: false }).where(eq(t.featureEnvironments.featureName, row.name));
   await leaveStage(tx, row.name, 'archived');
   await record({ type: 'feature-revived', featureName: row.name, project: row.project });
 }

@@ -26,10 +26,19 @@ interface OperationEntry {
   /** Answered by a dedicated streaming route, not by a typed handler (x-event-stream). */
   eventStream?: boolean;
   /** Which change-request rule guards the operation's direct writes (x-change-request). */
-  changeRequest?: 'environment' | 'project' | 'enabled-flag';
+  changeRequest?: ChangeRequestKind;
 }
 
-const changeRequestKinds = ['environment', 'project', 'enabled-flag'];
+/**
+ * The rules x-change-request may name; server/change-request-guard.ts has one for each. Where the operation writes:
+ * `environment`, the path's environment of the project (flag writes there); `project`, every environment of the
+ * project (dependencies); `enabled-flag`, the environments where one of the flags, or a flag depending on one, is on
+ * (archiving); `archived-flag`, the same for archived flags, whose revival or deletion cannot be proposed;
+ * `project-environment`, the path's environment, leaving the project; `segment`, every project environment where a
+ * strategy uses the segment; `flag-move`, every environment of the project the flag leaves and the one it joins.
+ */
+const changeRequestKinds = ['environment', 'project', 'enabled-flag', 'archived-flag', 'project-environment', 'segment', 'flag-move'] as const;
+type ChangeRequestKind = (typeof changeRequestKinds)[number];
 
 async function operationTable(contract: any): Promise<Record<string, OperationEntry>> {
   const table: Record<string, OperationEntry> = {};
@@ -48,7 +57,8 @@ async function operationTable(contract: any): Promise<Record<string, OperationEn
       const unknown = permissions.find((name: string) => !permissionNames.has(name));
       if (unknown) throw new Error(`${where}: x-permission ${unknown} is not in the PermissionName list`);
       const changeRequest = op['x-change-request'];
-      if (changeRequest !== undefined && !changeRequestKinds.includes(changeRequest)) throw new Error(`${where}: x-change-request must be one of ${changeRequestKinds.join(', ')}`);
+      if (changeRequest !== undefined && !changeRequestKinds.includes(changeRequest as ChangeRequestKind)) throw new Error(`${where}: x-change-request must be one of ${changeRequestKinds.join(', ')}`);
+      if (changeRequest !== undefined && !op.responses?.['409']) throw new Error(`${where}: x-change-request refuses with 409, which the operation must declare`);
       const security = op.security ?? globalSecurity;
       table[op.operationId] = {
         method: method.toUpperCase(),
@@ -76,6 +86,9 @@ ${rows}
 } as const;
 
 export type OperationId = keyof typeof operationTable;
+
+/** The change-request rules x-change-request may name (scripts/generate.ts says what each guards). */
+export type ChangeRequestKind = ${changeRequestKinds.map((kind) => `'${kind}'`).join(' | ')};
 `;
 }
 

@@ -1,0 +1,230 @@
+// Writes that changed what SDKs get in an environment requiring change requests without one: removing the environment,
+// moving flags, segments, archive and revive around dependencies. Each is refused with 409 unless the caller may skip.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROLE } from '../db/default-permissions.js';
+import { call, expectError, startTestApp, type RawResponse, type TestApp } from './support/app.js';
+import { asUser, author, changeRequestCalls, requireChangeRequests } from './support/change-requests.js';
+import { uniqueNames } from './support/events.js';
+import { adminJson, fixtures, newApiToken } from './support/fixtures.js';
+import type { TestUser } from './support/users.js';
+
+let app: TestApp;
+let editor: TestUser;
+let productionToken: string;
+/** A project that requires no change requests, where the editor is an Owner. */
+let side: string;
+const unique = uniqueNames();
+const { newFlag, newProject, flagEnvironment } = fixtures(() => app, unique);
+const { moveTo, propose } = changeRequestCalls(() => app);
+const base = '/api/admin/projects/default';
+
+/** What an SDK polling production gets, byte for byte. */
+const productionFeatures = async () => (await call(app, 'GET', '/api/client/features', { token: productionToken })).text;
+
+/** Expects the 409 that sends the caller to change requests in the project's environment. */
+function expectRequired(response: RawResponse, project = 'default', environment = 'production') {
+  const error = expectError(response, 409, 'ConflictError');
+  expect(error.message).toContain(`The environment "${environment}" of the project "${project}" requires change requests`);
+}
+
+const makeOwner = (project: string, user: TestUser) => adminJson(app, 'POST', `/api/admin/projects/${project}/access`, { roles: [ROLE.Owner], users: [user.id] });
+
+async function maySkipInProduction(user: TestUser, project: string) {
+  const role = await adminJson(app, 'POST', '/api/admin/roles', {
+    name: unique('Skipper'),
+    type: 'custom',
+    permissions: [{ name: 'SKIP_CHANGE_REQUEST', environment: 'production' }],
+  });
+  await adminJson(app, 'POST', `/api/admin/projects/${project}/access`, { roles: [role.id], users: [user.id] });
+}
+
+async function onInProduction(prefix: string, project = 'default') {
+  const flag = await newFlag(prefix, project);
+  await adminJson(app, 'POST', `/api/admin/projects/${project}/features/${flag}/environments/production/on`);
+  return flag;
+}
+
+/** A parent off in production and a child on there that is on only while its parent is off. */
+async function parentOfChildOn(prefix: string) {
+  const parent = await newFlag(`${prefix}-parent`);
+  const child = await onInProduction(`${prefix}-child`);
+  await adminJson(app, 'POST', `${base}/features/${child}/dependencies`, { feature: parent, enabled: false });
+  return parent;
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  await requireChangeRequests(app, 'default', 'production');
+  editor = await author(app);
+  productionToken = await newApiToken(app, { type: 'client', environment: 'production' });
+  side = await newProject('side');
+  await makeOwner(side, editor);
+});
+
+describe("removing an environment from a project", () => {
+  it('is refused where the project requires change requests, and its flags stay as they were', async () => {
+    const project = await newProject('removal');
+    await requireChangeRequests(app, project, 'production');
+    await makeOwner(project, editor);
+    const flag = await onInProduction('kept-on', project);
+    const before = await productionFeatures();
+    expectRequired(await asUser(app, editor, 'DELETE', `/api/admin/projects/${project}/environments/production`), project);
+    expect(await productionFeatures()).toBe(before);
+    expect((await flagEnvironment(flag, 'production', project)).enabled).toBe(true);
+  });
+
+  it('is allowed to a caller who may skip change requests there', async () => {
+    const project = await newProject('removal-skipped');
+    await requireChangeRequests(app, project, 'production');
+    const skipper = await author(app);
+    await makeOwner(project, skipper);
+    await maySkipInProduction(skipper, project);
+    expect((await asUser(app, skipper, 'DELETE', `/api/admin/projects/${project}/environments/production`)).status).toBe(200);
+  });
+
+  it('is allowed where the project does not require change requests', async () => {
+    const project = await newProject('removal-free');
+    await makeOwner(project, editor);
+    expect((await asUser(app, editor, 'DELETE', `/api/admin/projects/${project}/environments/production`)).status).toBe(200);
+  });
+});
+
+describe('moving a flag to another project', () => {
+  const move = (user: TestUser, flag: string, from: string, to: string) =>
+    asUser(app, user, 'POST', `/api/admin/projects/${from}/features/${flag}/changeProject`, { newProjectId: to });
+
+  it('out of a project requiring change requests is refused, and the flag stays', async () => {
+    const flag = await onInProduction('out');
+    const before = await productionFeatures();
+    expectRequired(await move(editor, flag, 'default', side));
+    expect(await productionFeatures()).toBe(before);
+    expect((await flagEnvironment(flag, 'production')).enabled).toBe(true);
+  });
+
+  it('into a project requiring change requests is refused, and the flag stays', async () => {
+    const flag = await onInProduction('in', side);
+    const before = await productionFeatures();
+    expectRequired(await move(editor, flag, side, 'default'));
+    expect(await productionFeatures()).toBe(before);
+    expect((await flagEnvironment(flag, 'production', side)).enabled).toBe(true);
+  });
+
+  it('between projects that require none is allowed', async () => {
+    const other = await newProject('other-side');
+    await makeOwner(other, editor);
+    const flag = await onInProduction('free', side);
+    expect((await move(editor, flag, side, other)).status).toBe(200);
+  });
+
+  it('is refused with 403 first to a caller who may not move flags into the target', async () => {
+    const flag = await onInProduction('forbidden');
+    const elsewhere = await newProject('not-owned');
+    expectError(await move(editor, flag, 'default', elsewhere), 403, 'NoAccessError');
+  });
+
+  it('with a pending change request is refused even to an admin, until the request is closed', async () => {
+    const flag = await onInProduction('pending');
+    const proposed = await propose(editor, { feature: flag, action: 'updateEnabled', payload: { enabled: false } });
+    expect(proposed.status, proposed.text).toBe(200);
+    const moved = await call(app, 'POST', `${base}/features/${flag}/changeProject`, { body: { newProjectId: side } });
+    expect(expectError(moved, 409, 'ConflictError').message).toContain(`change request ${proposed.json.id}`);
+    expect((await moveTo(editor, proposed.json.id, 'Cancelled')).status).toBe(200);
+    expect((await call(app, 'POST', `${base}/features/${flag}/changeProject`, { body: { newProjectId: side } })).status).toBe(200);
+  });
+});
+
+describe('segments used in an environment requiring change requests', () => {
+  let guarded: string;
+
+  beforeAll(async () => {
+    guarded = await newProject('segment-guarded');
+    await requireChangeRequests(app, guarded, 'production');
+  });
+
+  async function segmentUsedBy(...uses: { project: string; environment: string }[]): Promise<number> {
+    const segment = await adminJson(app, 'POST', '/api/admin/segments', { name: unique('segment'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['1'] }] });
+    for (const { project, environment } of uses) {
+      const flag = await newFlag('segmented', project);
+      await adminJson(app, 'POST', `/api/admin/projects/${project}/features/${flag}/environments/${environment}/strategies`, { name: 'default', segments: [segment.id] });
+      await adminJson(app, 'POST', `/api/admin/projects/${project}/features/${flag}/environments/${environment}/on`);
+    }
+    return segment.id;
+  }
+
+  const update = (user: TestUser, id: number) =>
+    asUser(app, user, 'PUT', `/api/admin/segments/${id}`, { name: unique('renamed'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['2'] }] });
+
+  it('cannot be updated, and SDKs get what they got', async () => {
+    const id = await segmentUsedBy({ project: 'default', environment: 'production' });
+    const before = await productionFeatures();
+    expectRequired(await update(editor, id));
+    expect(await productionFeatures()).toBe(before);
+  });
+
+  it('cannot be deleted, and the refusal says where change requests are required', async () => {
+    const id = await segmentUsedBy({ project: guarded, environment: 'production' });
+    expectRequired(await asUser(app, editor, 'DELETE', `/api/admin/segments/${id}`), guarded);
+    expect((await call(app, 'GET', `/api/admin/segments/${id}`)).status).toBe(200);
+  });
+
+  it('can be updated when used only where change requests are not required', async () => {
+    const id = await segmentUsedBy({ project: 'default', environment: 'development' }, { project: side, environment: 'production' });
+    expect((await update(editor, id)).status).toBe(204);
+  });
+
+  it('needs SKIP_CHANGE_REQUEST in every project environment that uses it', async () => {
+    const id = await segmentUsedBy({ project: 'default', environment: 'production' }, { project: guarded, environment: 'production' });
+    const user = await author(app);
+    await maySkipInProduction(user, 'default');
+    expectRequired(await update(user, id), guarded);
+    await maySkipInProduction(user, guarded);
+    expect((await update(user, id)).status).toBe(204);
+  });
+});
+
+describe('archive and revive', () => {
+  it('a flag archived while on comes back off everywhere', async () => {
+    const flag = await onInProduction('revived');
+    await adminJson(app, 'POST', `${base}/features/${flag}/environments/development/on`);
+    await adminJson(app, 'DELETE', `${base}/features/${flag}`);
+    expect((await asUser(app, editor, 'POST', `/api/admin/archive/revive/${flag}`)).status).toBe(200);
+    expect((await flagEnvironment(flag, 'production')).enabled).toBe(false);
+    expect((await flagEnvironment(flag, 'development')).enabled).toBe(false);
+  });
+
+  it('archiving a parent that a child on there depends on is refused', async () => {
+    const parent = await parentOfChildOn('archived');
+    const before = await productionFeatures();
+    expectRequired(await asUser(app, editor, 'DELETE', `${base}/features/${parent}`));
+    expectRequired(await asUser(app, editor, 'POST', `${base}/archive`, { features: [parent] }));
+    expect(await productionFeatures()).toBe(before);
+  });
+
+  it('reviving such a parent is refused, by either route', async () => {
+    const parent = await parentOfChildOn('revived');
+    await adminJson(app, 'DELETE', `${base}/features/${parent}`);
+    const before = await productionFeatures();
+    expectRequired(await asUser(app, editor, 'POST', `/api/admin/archive/revive/${parent}`));
+    expectRequired(await asUser(app, editor, 'POST', `${base}/revive`, { features: [parent] }));
+    expect(await productionFeatures()).toBe(before);
+  });
+
+  it('deleting such an archived parent for good is refused, by either route', async () => {
+    const parent = await parentOfChildOn('deleted');
+    await adminJson(app, 'DELETE', `${base}/features/${parent}`);
+    const before = await productionFeatures();
+    expectRequired(await asUser(app, editor, 'DELETE', `/api/admin/archive/${parent}`));
+    expectRequired(await asUser(app, editor, 'POST', `${base}/delete`, { features: [parent] }));
+    expect(await productionFeatures()).toBe(before);
+  });
+
+  it('a parent whose children are off there may be archived, revived and deleted', async () => {
+    const parent = await newFlag('free-parent');
+    const child = await newFlag('off-child');
+    await adminJson(app, 'POST', `${base}/features/${child}/dependencies`, { feature: parent, enabled: false });
+    expect((await asUser(app, editor, 'DELETE', `${base}/features/${parent}`)).status).toBe(202);
+    expect((await asUser(app, editor, 'POST', `/api/admin/archive/revive/${parent}`)).status).toBe(200);
+    expect((await asUser(app, editor, 'DELETE', `${base}/features/${parent}`)).status).toBe(202);
+    expect((await asUser(app, editor, 'DELETE', `/api/admin/archive/${parent}`)).status).toBe(200);
+  });
+});
