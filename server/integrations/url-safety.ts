@@ -3,8 +3,11 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { IntegrationConfig } from '../config.js';
 
-/** The deprecated IPv4-compatible IPv6 addresses (::a.b.c.d), which ipaddr.js counts as unicast. */
-const ipv4Compatible = ipaddr.parseCIDR('::/96');
+/**
+ * IPv6 global unicast, where every public address lies. ipaddr.js counts the rest of the space as unicast too when
+ * it names no range there: the IPv4-compatible ::/96 (::127.0.0.1), the rest of the reserved ::/8, unassigned space.
+ */
+const globalUnicast = ipaddr.parseCIDR('2000::/3');
 
 export type IntegrationPolicy = Pick<IntegrationConfig, 'allowPrivateUrls' | 'allowedHosts'>;
 
@@ -12,14 +15,14 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 
 /**
  * Whether an address is anything but public unicast: loopback, private, link-local, unique-local, CGNAT,
- * unspecified, broadcast, multicast, documentation, benchmarking, reserved, and the IPv6 ranges that embed an
- * IPv4 address (mapped, compatible, 6to4, Teredo, NAT64), as ipaddr.js classifies them. What does not parse
- * counts as private.
+ * unspecified, broadcast, multicast, documentation, benchmarking, reserved, the IPv6 ranges that embed an
+ * IPv4 address (mapped, compatible, translated, 6to4, Teredo, NAT64), and any IPv6 address outside global unicast.
+ * What does not parse counts as private.
  */
 export function isPrivateAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return true;
   const parsed = ipaddr.process(address);
-  return parsed.range() !== 'unicast' || (parsed.kind() === 'ipv6' && parsed.match(ipv4Compatible));
+  return parsed.range() !== 'unicast' || (parsed.kind() === 'ipv6' && !parsed.match(globalUnicast));
 }
 
 const allowsAnyAddress = (host: string, policy: IntegrationPolicy) =>
