@@ -2022,9 +2022,16 @@ export interface paths {
         /**
          * Create an integration
          * @description The provider must exist and every parameter it requires must be given. A `url` must be http(s) and its
-         *     host must not resolve to a private, loopback or link-local address (unless allowed by
-         *     `UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION` or `UNLEASH_ALLOW_LIST_INTEGRATION`). The provider's tag
-         *     types (`slack`, `datadog`) are created when missing. Records `addon-config-created`, without parameters.
+         *     host must not resolve to a private, loopback or link-local address, nor be an IPv6 address outside global
+         *     unicast (unless allowed by `UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION` or `UNLEASH_ALLOW_LIST_INTEGRATION`).
+         *     Refused with 400 naming the parameter, because it could never be sent: an `authorization`, `contentType`
+         *     or `apiKey` holding a line break or a character no HTTP header carries; `customHeaders` setting a header
+         *     the sender sets itself (`Content-Length`, `Host`, `Transfer-Encoding`, `Connection`, `Keep-Alive`,
+         *     `Upgrade`, `Expect`, `X-Delivery-Id`); a `bodyTemplate` whose sections nest more than 8 deep. A
+         *     `bodyTemplate` that renders more than 1 MB for an event, or needs more than 50,000 steps (each section's
+         *     every iteration counted), is logged as a failed attempt for that event and not retried. The provider's
+         *     tag types (`slack`, `datadog`) are created when missing. Records `addon-config-created`, without
+         *     parameters.
          */
         post: operations["createAddon"];
         delete?: never;
@@ -2046,8 +2053,8 @@ export interface paths {
          * Update an integration; its provider cannot change
          * @description The whole configuration is replaced, except sensitive parameters sent as `*****`, which keep their stored
          *     value. Disabling an integration drops its pending deliveries; updating an enabled one sends the deliveries
-         *     waiting for a retry at once (after a URL was fixed, say). Records `addon-config-updated`, without
-         *     parameters.
+         *     waiting for a retry at once (after a URL was fixed, say). The parameters are checked as on creation
+         *     (`POST /api/addons`), with the same refusals. Records `addon-config-updated`, without parameters.
          */
         post: operations["updateAddon"];
         delete?: never;
