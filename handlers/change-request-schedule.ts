@@ -45,8 +45,8 @@ type Apply = (tx: Db, record: Parameters<Parameters<EventLog['change']>[1]>[1], 
 
 /**
  * Applies one scheduled request that is due, if any: the row is locked for the whole application, so however many
- * instances look, one applies it. A request that must not be applied is suspended; one that fails is marked failed.
- * Answers whether one was handled.
+ * instances look, one applies it, and a user applying it meanwhile waits and then finds it applied. A request that
+ * must not be applied is suspended; one that fails is marked failed. Answers whether one was handled.
  */
 export async function applyNextDue(db: Db, events: EventLog, base: Omit<HandlerContext, 'db' | 'change' | 'caller'>, apply: Apply): Promise<boolean> {
   const [due] = await db

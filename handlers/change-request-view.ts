@@ -11,9 +11,14 @@ export type ChangeRequestRow = typeof t.changeRequests.$inferSelect;
 export type ChangeRow = typeof t.changeRequestChanges.$inferSelect;
 export type ChangeRequestState = Schemas['ChangeRequestState'];
 
-/** The request of this id in this project; 404 for one that does not exist or belongs to another project. */
-export async function requireChangeRequest(db: Db, project: string, id: number): Promise<ChangeRequestRow> {
-  const [row] = await db.select().from(t.changeRequests).where(and(eq(t.changeRequests.id, id), eq(t.changeRequests.project, project)));
+/**
+ * The request of this id in this project; 404 for one that does not exist or belongs to another project. `forUpdate`
+ * (in a transaction) locks it until the transaction ends: whoever else moves or edits it meanwhile waits, then finds it
+ * as this transaction left it.
+ */
+export async function requireChangeRequest(db: Db, project: string, id: number, options: { forUpdate?: boolean } = {}): Promise<ChangeRequestRow> {
+  const query = db.select().from(t.changeRequests).where(and(eq(t.changeRequests.id, id), eq(t.changeRequests.project, project)));
+  const [row] = await (options.forUpdate ? query.for('update') : query);
   if (!row) throw notFound(`No change request with id ${id} exists in the project "${project}".`);
   return row;
 }

@@ -30,11 +30,12 @@ type ChangeInput = { feature: string; action: keyof typeof actionRules; payload:
 const eventOf = (row: ChangeRequestRow) => ({ project: row.project, environment: row.environment });
 const summary = (row: ChangeRequestRow) => ({ id: row.id, title: row.title, state: row.state });
 
-async function settingsOf(db: Db, project: string, environment: string) {
-  const [row] = await db
+async function settingsOf(db: Db, project: string, environment: string, options: { forUpdate?: boolean } = {}) {
+  const query = db
     .select()
     .from(t.changeRequestSettings)
     .where(and(eq(t.changeRequestSettings.project, project), eq(t.changeRequestSettings.environment, environment)));
+  const [row] = await (options.forUpdate ? query.for('update') : query);
   return row;
 }
 
@@ -124,10 +125,10 @@ async function transition(tx: Db, record: RecordEvent, context: HandlerContext, 
   }
 }
 
-/** A change the author may still edit or discard: its request is a draft or in review. */
-async function editableChange(db: Db, context: HandlerContext, params: { projectId: string; changeRequestId: number; changeId: number }) {
-  const row = await requireChangeRequest(db, params.projectId, params.changeRequestId);
-  const [change] = await db
+/** A change the author may still edit or discard: its request is a draft or in review (and locked until `tx` ends). */
+async function editableChange(tx: Db, context: HandlerContext, params: { projectId: string; changeRequestId: number; changeId: number }) {
+  const row = await requireChangeRequest(tx, params.projectId, params.changeRequestId, { forUpdate: true });
+  const [change] = await tx
     .select()
     .from(t.changeRequestChanges)
     .where(and(eq(t.changeRequestChanges.id, params.changeId), eq(t.changeRequestChanges.changeRequestId, row.id)));
@@ -180,13 +181,16 @@ export const changeRequestHandlers = {
     const row = await context.change(async (tx, record) => {
       await requireProject(tx, params.projectId);
       await requireProjectEnvironment(tx, params.projectId, params.environment);
-      const settings = await settingsOf(tx, params.projectId, params.environment);
+      // Locked: proposals in the environment wait for each other, so an author's two at once make one draft.
+      const settings = await settingsOf(tx, params.projectId, params.environment, { forUpdate: true });
       if (!settings?.enabled) throw conflict(`The environment "${params.environment}" of the project "${params.projectId}" does not require change requests: change the flags directly.`);
       for (const [i, change] of changes.entries()) await checkChange(tx, context, { project: params.projectId, environment: params.environment }, change, Array.isArray(body) ? `body[${i}]` : 'body');
       let [draft] = await tx
         .select()
         .from(t.changeRequests)
-        .where(and(eq(t.changeRequests.project, params.projectId), eq(t.changeRequests.environment, params.environment), eq(t.changeRequests.state, 'Draft'), eq(t.changeRequests.createdByUserId, userId)));
+        .where(and(eq(t.changeRequests.project, params.projectId), eq(t.changeRequests.environment, params.environment), eq(t.changeRequests.state, 'Draft'), eq(t.changeRequests.createdByUserId, userId)))
+        // A draft being sent to review meanwhile is waited for, and then no longer found.
+        .for('update');
       if (!draft) {
         [draft] = await tx
           .insert(t.changeRequests)
@@ -213,15 +217,19 @@ export const changeRequestHandlers = {
   },
 
   async updateChangeRequestState({ params, body }, context) {
-    const row = await context.change(async (tx, record) => transition(tx, record, context, await requireChangeRequest(tx, params.projectId, params.changeRequestId), body));
+    const row = await context.change(async (tx, record) =>
+      transition(tx, record, context, await requireChangeRequest(tx, params.projectId, params.changeRequestId, { forUpdate: true }), body),
+    );
     return { status: 200, body: await describeChangeRequest(context.db, row) };
   },
 
   async updateChangeRequestTitle({ params, body }, context) {
-    const row = await requireChangeRequest(context.db, params.projectId, params.changeRequestId);
-    requireState(row, ['Draft', 'In review'], 'be renamed');
-    requireAuthor(context, row, 'rename it');
-    await context.db.update(t.changeRequests).set({ title: body.title }).where(eq(t.changeRequests.id, row.id));
+    await context.change(async (tx) => {
+      const row = await requireChangeRequest(tx, params.projectId, params.changeRequestId, { forUpdate: true });
+      requireState(row, ['Draft', 'In review'], 'be renamed');
+      requireAuthor(context, row, 'rename it');
+      await tx.update(t.changeRequests).set({ title: body.title }).where(eq(t.changeRequests.id, row.id));
+    });
     return { status: 204, body: undefined };
   },
 
