@@ -1,8 +1,8 @@
 // Writes that changed what SDKs get in an environment requiring change requests without one: removing the environment,
 // moving flags, segments, archive and revive around dependencies. Each is refused with 409 unless the caller may skip.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROLE } from '../db/default-permissions.js';
-import { call, expectError, startTestApp, type RawResponse, type TestApp } from './support/app.js';
+import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { expectRequired, guardFixtures } from './support/change-request-guard.js';
 import { asUser, author, changeRequestCalls, requireChangeRequests } from './support/change-requests.js';
 import { uniqueNames } from './support/events.js';
 import { adminJson, fixtures, newApiToken } from './support/fixtures.js';
@@ -18,16 +18,8 @@ const { newFlag, newProject, flagEnvironment } = fixtures(() => app, unique);
 const { moveTo, propose } = changeRequestCalls(() => app);
 const base = '/api/admin/projects/default';
 
-/** What an SDK polling production gets, byte for byte. */
-const productionFeatures = async () => (await call(app, 'GET', '/api/client/features', { token: productionToken })).text;
-
-/** Expects the 409 that sends the caller to change requests in the project's environment. */
-function expectRequired(response: RawResponse, project = 'default', environment = 'production') {
-  const error = expectError(response, 409, 'ConflictError');
-  expect(error.message).toContain(`The environment "${environment}" of the project "${project}" requires change requests`);
-}
-
-const makeOwner = (project: string, user: TestUser) => adminJson(app, 'POST', `/api/admin/projects/${project}/access`, { roles: [ROLE.Owner], users: [user.id] });
+const { clientFeatures, makeOwner, onInProduction, parentOfChildOn } = guardFixtures(() => app, unique);
+const productionFeatures = () => clientFeatures(productionToken);
 
 async function maySkipInProduction(user: TestUser, project: string) {
   const role = await adminJson(app, 'POST', '/api/admin/roles', {
@@ -36,20 +28,6 @@ async function maySkipInProduction(user: TestUser, project: string) {
     permissions: [{ name: 'SKIP_CHANGE_REQUEST', environment: 'production' }],
   });
   await adminJson(app, 'POST', `/api/admin/projects/${project}/access`, { roles: [role.id], users: [user.id] });
-}
-
-async function onInProduction(prefix: string, project = 'default') {
-  const flag = await newFlag(prefix, project);
-  await adminJson(app, 'POST', `/api/admin/projects/${project}/features/${flag}/environments/production/on`);
-  return flag;
-}
-
-/** A parent off in production and a child on there that is on only while its parent is off. */
-async function parentOfChildOn(prefix: string) {
-  const parent = await newFlag(`${prefix}-parent`);
-  const child = await onInProduction(`${prefix}-child`);
-  await adminJson(app, 'POST', `${base}/features/${child}/dependencies`, { feature: parent, enabled: false });
-  return parent;
 }
 
 beforeAll(async () => {
