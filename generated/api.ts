@@ -2104,8 +2104,11 @@ export interface paths {
          *     content; at most 50 MB). It is checked whole first: an invalid document is a 400 naming the first bad place,
          *     and nothing is written. `drop=true` first removes every flag (archived ones too), every custom strategy
          *     definition and every segment. `keep=true` (the default) leaves what exists alone and adds only what is
-         *     missing; `keep=false` replaces existing flags, strategy definitions and segments with the document's.
-         *     Projects, environments, context fields, tag types and tags are added when missing and otherwise kept.
+         *     missing; `keep=false` replaces existing flags, strategy definitions and segments with the document's, and
+         *     refuses a definition of a built-in strategy (`default`, `flexibleRollout`, …), which cannot be replaced.
+         *     Projects, environments, context fields, tag types and tags are added when missing and otherwise kept. A list
+         *     that has one flag, segment id, environment, project id, context field, strategy definition or tag type twice
+         *     is refused, naming both places.
          *     Version 1 flags go to the `development` environment unless `environment` names another, in the project
          *     they name or `default`. Records `drop-features`, `drop-strategies`, `feature-import`, `strategy-import`,
          *     `project-import`, `environment-import`, `tag-type-import`, `tag-import`, `feature-tag-import` and

@@ -87,11 +87,12 @@ export async function importFlags(tx: Db, placed: PlacedFlag[], keep: boolean, c
   const state = await existing(tx);
   const featureTypes = new Set((await tx.select({ id: t.featureTypes.id }).from(t.featureTypes)).map((ft) => ft.id));
   const current = new Map((await tx.select({ name: t.features.name, project: t.features.project }).from(t.features)).map((f) => [f.name, f]));
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
   const chosen: PlacedFlag[] = [];
   for (const item of placed) {
-    if (seen.has(item.flag.name)) throw badRequest(`${item.where}.name: the flag "${item.flag.name}" is in the document twice.`);
-    seen.add(item.flag.name);
+    const before = seen.get(item.flag.name);
+    if (before) throw badRequest(`${item.where}.name: the flag "${item.flag.name}" is in the document twice, also at ${before}.`);
+    seen.set(item.flag.name, item.where);
     if (keep && current.has(item.flag.name)) continue;
     chosen.push({ ...item, flag: { ...item.flag, project: item.flag.project ?? current.get(item.flag.name)?.project ?? 'default' } });
   }

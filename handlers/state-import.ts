@@ -60,6 +60,7 @@ export function checkedDocument(document: unknown, label: string, environment: s
     assertMatchesSchema('StateV2', document, label);
     const state = document as V2;
     const flags = (state.features ?? []).map((flag, i) => ({ flag, where: `${label}.features[${i}]`, environmentWhere: (k: number) => `${label}.features[${i}].environments[${k}]` }));
+    refuseDuplicates(state, label);
     return { state, flags };
   }
   const v1 = { ...(document as object), version: 1 };
@@ -86,7 +87,31 @@ export function checkedDocument(document: unknown, label: string, environment: s
     environmentWhere: () => `${label}.features[${i}]`,
   }));
   const state: V2 = { version: 2, strategies: strategies.map((s) => ({ name: s.name, description: s.description ?? '', parameters: s.parameters ?? [] })) };
+  refuseDuplicates(state, label);
   return { state, flags };
+}
+
+/** The lists whose items the instance keys by one field (flags are checked as they are written). */
+const KEYED_LISTS = [
+  ['environments', 'name'],
+  ['projects', 'id'],
+  ['contextFields', 'name'],
+  ['strategies', 'name'],
+  ['tagTypes', 'name'],
+  ['segments', 'id'],
+] as const;
+
+/** One thing listed twice would silently be written once, from either item: refused, naming both places. */
+function refuseDuplicates(state: V2, label: string): void {
+  for (const [list, key] of KEYED_LISTS) {
+    const firstAt = new Map<unknown, number>();
+    (state[list] ?? []).forEach((item, j) => {
+      const value = (item as Record<string, unknown>)[key];
+      const i = firstAt.get(value);
+      if (i !== undefined) throw badRequest(`${label}.${list}[${j}].${key}: ${JSON.stringify(value)} is also the ${key} of ${label}.${list}[${i}].`);
+      firstAt.set(value, j);
+    });
+  }
 }
 
 /** Drops what `drop` removes: every flag (archived ones too), every custom strategy definition, every segment. */
@@ -128,10 +153,11 @@ async function importProjects(tx: Db, state: V2, label: string, events: EventInp
   }
 }
 
-async function importDefinitions(tx: Db, state: V2, keep: boolean, events: EventInput[]) {
+async function importDefinitions(tx: Db, state: V2, label: string, keep: boolean, events: EventInput[]) {
   const existing = new Map((await tx.select().from(t.strategies)).map((s) => [s.name, s]));
-  for (const definition of state.strategies ?? []) {
+  for (const [i, definition] of (state.strategies ?? []).entries()) {
     const found = existing.get(definition.name);
+    if (found?.builtIn && !keep) throw badRequest(`${label}.strategies[${i}].name: "${definition.name}" is built in and cannot be replaced; leave it out of the document, or import with keep=true.`);
     if (found?.builtIn || (found && keep)) continue;
     const row = { title: definition.title ?? null, description: definition.description ?? '', parameters: definition.parameters ?? [], deprecated: definition.deprecated ?? false };
     if (found) await tx.update(t.strategies).set(row).where(eq(t.strategies.name, definition.name));
@@ -195,7 +221,7 @@ export async function importState(
   await importEnvironments(tx, checked.state, events);
   await importProjects(tx, checked.state, label, events);
   await importContextFieldsAndTags(tx, checked.state, label, events);
-  await importDefinitions(tx, checked.state, options.keep, events);
+  await importDefinitions(tx, checked.state, label, options.keep, events);
   await importSegments(tx, checked.state, label, options.keep, caller.name, events);
   const flags = await importFlags(tx, checked.flags, options.keep, caller);
   await record([...events, ...flags.events]);

@@ -106,8 +106,8 @@ describe('a document against the instance', () => {
     expect(await refused(v1({ name: unique('flag'), project: 'production-only' }))).toMatch(/^body\.features\[1\]/);
   });
 
-  it('refuses the same flag twice, naming the second', async () => {
-    expect(await refused(v1({ name: first }))).toMatch(/^body\.features\[1\]\.name: .*twice/);
+  it('refuses the same flag twice, naming both places', async () => {
+    expect(await refused(v1({ name: first }))).toBe(`body.features[1].name: the flag "${first}" is in the document twice, also at body.features[0].`);
   });
 
   it('refuses an environment to import into that does not exist, naming the query parameter', async () => {
@@ -132,5 +132,45 @@ describe('a document against the instance', () => {
       features: [{ name: first, project: 'default', tags: [{ type: 'team', value: 'web' }] }, { name: unique('flag'), project: 'nowhere' }],
     };
     expect(await refused(document)).toMatch(/^body\.features\[1\]\.project: /);
+  });
+});
+
+describe('a document that lists one thing twice', () => {
+  beforeAll(() => {
+    first = unique('first');
+  });
+
+  it('refuses two segments with one id, naming both places', async () => {
+    const segments = [{ id: 9100, name: unique('segment') }, { id: 9101, name: unique('segment') }, { id: 9100, name: unique('segment') }];
+    expect(await refused({ ...v2({ name: unique('flag'), project: 'default' }), segments })).toBe('body.segments[2].id: 9100 is also the id of body.segments[0].');
+  });
+
+  it.each([
+    ['context fields', 'contextFields', (name: string) => ({ name })],
+    ['environments', 'environments', (name: string) => ({ name, type: 'test' })],
+    ['projects', 'projects', (name: string) => ({ id: name, name: 'Twice' })],
+    ['strategy definitions', 'strategies', (name: string) => ({ name })],
+    ['tag types', 'tagTypes', (name: string) => ({ name })],
+  ])('refuses two %s with one name, naming both places', async (_label, list, item) => {
+    const name = unique('twice');
+    const key = list === 'projects' ? 'id' : 'name';
+    const document = { ...v2({ name: unique('flag'), project: 'default' }), [list]: [item(name), item(unique('other')), item(name)] };
+    expect(await refused(document)).toBe(`body.${list}[2].${key}: "${name}" is also the ${key} of body.${list}[0].`);
+  });
+
+  it('refuses two strategy definitions with one name in version 1, naming both places', async () => {
+    const name = unique('twice');
+    expect(await refused({ ...v1({ name: unique('flag') }), strategies: [{ name }, { name }] })).toBe(`body.strategies[1].name: "${name}" is also the name of body.strategies[0].`);
+  });
+});
+
+describe('a document that would replace a built-in strategy', () => {
+  beforeAll(() => {
+    first = unique('first');
+  });
+
+  it.each(['default', 'flexibleRollout', 'remoteAddress', 'applicationHostname'])('refuses the definition of %s with keep=false, naming it', async (name) => {
+    const document = { ...v1({ name: unique('flag') }), strategies: [{ name: unique('custom') }, { name, description: 'Replaced' }] };
+    expect(await refused(document, 'keep=false')).toMatch(new RegExp(`^body\\.strategies\\[1\\]\\.name: "${name}" is built in`));
   });
 });
