@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { contract, contractYaml } from './contract.js';
+import { fullOperationList } from './docs-full-list.js';
 
 const serviceName = (contract as { info: { title: string } }).info.title;
 
@@ -33,7 +34,8 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
   await app.register(swagger, { mode: 'static', specification: { document: structuredClone(contract) as never } });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
-    uiConfig: { url: '/docs/openapi.json', validatorUrl: null, deepLinking: true } as never,
+    // filter: a box that keeps the tags whose name holds what is typed; deepLinking: each tag and operation has its URL.
+    uiConfig: { url: '/docs/openapi.json', validatorUrl: null, deepLinking: true, filter: true, plugins: [fullOperationList] } as never,
     logo: { type: 'image/svg+xml', content: nameLogo(serviceName), href: '/docs', target: '_self' },
     theme: {
       title: escapeXml(serviceName),

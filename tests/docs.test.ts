@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestApp, type TestApp } from './support/app.js';
+import { launchBrowser, newContext } from './support/browser.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -61,5 +62,46 @@ describe('the contract and the explorer', () => {
     const svg = Buffer.from(logo![1]!, 'base64').toString('utf8');
     expect(svg).toContain(`>${info.title}</text>`);
     expect(svg).not.toMatch(externalReference);
+  });
+});
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Every operation of the contract, as the explorer names its block: `operations-<tag>-<operationId>`. */
+async function contractOperations(): Promise<{ tag: string; operationId: string }[]> {
+  const { paths } = parse(await readFile('openapi.yaml', 'utf8')) as { paths: Record<string, Record<string, { tags: string[]; operationId: string }>> };
+  return Object.values(paths).flatMap((item) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([, operation]) => ({ tag: operation.tags[0]!, operationId: operation.operationId })),
+  );
+}
+
+describe('the explorer in a browser', () => {
+  it('turns on the filter and deep links', async () => {
+    const initializer = await call(app, 'GET', '/docs/static/swagger-initializer.js', { token: null });
+    expect(initializer.text).toContain('"filter":true');
+    expect(initializer.text).toContain('"deepLinking":true');
+  });
+
+  it('renders every operation of the contract, not only those near the viewport; filters by tag; opens a deep link', { timeout: 90_000 }, async () => {
+    const operations = await contractOperations();
+    expect(operations.length).toBeGreaterThan(150);
+    const page = await (await newContext(await launchBrowser(), app.url)).newPage();
+    await page.goto('/docs');
+    await page.locator('.opblock').first().waitFor();
+    await expect.poll(() => page.locator('.opblock').count(), { timeout: 20_000 }).toBe(operations.length);
+    const last = operations.at(-1)!;
+    expect(await page.locator(`[id="operations-${last.tag.replaceAll(' ', '_')}-${last.operationId}"]`).count()).toBe(1);
+
+    await page.locator('input.operation-filter-input').fill('Health');
+    await expect.poll(() => page.locator('.opblock').count()).toBe(operations.filter((op) => op.tag === 'Health').length);
+
+    const far = operations.find((op) => op.tag === last.tag)!;
+    await page.goto(`/docs#/${encodeURIComponent(far.tag)}/${far.operationId}`);
+    await page.reload();
+    const opened = page.locator(`[id="operations-${far.tag.replaceAll(' ', '_')}-${far.operationId}"]`);
+    await expect.poll(() => opened.getAttribute('class'), { timeout: 20_000 }).toContain('is-open');
+    await expect.poll(() => opened.isVisible()).toBe(true);
   });
 });
