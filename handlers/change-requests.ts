@@ -6,6 +6,7 @@ import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import { authorize } from '../server/auth.js';
 import { holds } from '../server/caller.js';
+import { requireMayLoosen } from '../server/change-request-exemption.js';
 import type { HandlerContext } from '../server/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../server/errors.js';
 import type { EventType, RecordEvent } from '../server/events.js';
@@ -157,12 +158,13 @@ export const changeRequestHandlers = {
     return { status: 200, body };
   },
 
-  async updateChangeRequestConfig({ params, body }, { change }) {
+  async updateChangeRequestConfig({ params, body }, { caller, change }) {
     await change(async (tx, record) => {
       await requireProject(tx, params.projectId);
       await requireProjectEnvironment(tx, params.projectId, params.environment);
       const before = await settingsOf(tx, params.projectId, params.environment);
       const after = { changeRequestsEnabled: body.changeRequestsEnabled, requiredApprovals: body.requiredApprovals ?? before?.requiredApprovals ?? 1 };
+      requireMayLoosen(caller, { project: params.projectId, environment: params.environment }, before, { enabled: after.changeRequestsEnabled, requiredApprovals: after.requiredApprovals });
       await tx
         .insert(t.changeRequestSettings)
         .values({ project: params.projectId, environment: params.environment, enabled: after.changeRequestsEnabled, requiredApprovals: after.requiredApprovals })

@@ -4,6 +4,7 @@ import type { Handlers } from '../generated/handlers.js';
 import type { components } from '../generated/api.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
+import { requireMayGrantRoles } from '../server/change-request-exemption.js';
 import { badRequest, notFound } from '../server/errors.js';
 import { membersOf, requireGroup } from './groups.js';
 import { requireProject } from './lookups.js';
@@ -116,6 +117,7 @@ export const projectAccessHandlers = {
     await change(async (tx, record) => {
       const project = (await requireProject(tx, params.projectId)).id;
       await assertProjectRoles(tx, roles);
+      await requireMayGrantRoles(tx, caller, project, roles);
       await assertExisting(tx, t.users, 'users', users);
       await assertExisting(tx, t.groups, 'groups', groups);
       const userRows = users.flatMap((userId) => roles.map((roleId) => ({ userId, project, roleId })));
@@ -127,7 +129,7 @@ export const projectAccessHandlers = {
     return { status: 200, body: undefined };
   },
 
-  async setProjectUserRoles({ params, body }, { change }) {
+  async setProjectUserRoles({ params, body }, { caller, change }) {
     const roles = ascending(body.roles);
     await change(async (tx, record) => {
       const project = (await requireProject(tx, params.projectId)).id;
@@ -141,6 +143,7 @@ export const projectAccessHandlers = {
           .where(and(eq(t.projectUserRoles.project, project), eq(t.projectUserRoles.userId, user.id), inArray(t.projectUserRoles.roleId, dropped)));
       }
       const added = roles.filter((id) => !before.includes(id));
+      await requireMayGrantRoles(tx, caller, project, added);
       if (added.length > 0) await tx.insert(t.projectUserRoles).values(added.map((roleId) => ({ userId: user.id, project, roleId })));
       await record({ type: 'project-access-user-roles-updated', project, data: { roles, userId: user.id }, preData: { roles: before, userId: user.id } });
     });
@@ -173,6 +176,7 @@ export const projectAccessHandlers = {
           .where(and(eq(t.projectGroupRoles.project, project), eq(t.projectGroupRoles.groupId, group.id), inArray(t.projectGroupRoles.roleId, dropped)));
       }
       const added = roles.filter((id) => !before.includes(id));
+      await requireMayGrantRoles(tx, caller, project, added);
       if (added.length > 0) await tx.insert(t.projectGroupRoles).values(added.map((roleId) => ({ groupId: group.id, project, roleId, createdBy: caller.name })));
       await record({ type: 'project-access-group-roles-updated', project, data: { roles, groupId: group.id }, preData: { roles: before, groupId: group.id } });
     });
