@@ -1847,7 +1847,11 @@ export interface paths {
         /** The users and groups holding roles in a project, and the project roles there are */
         get: operations["getProjectAccess"];
         put?: never;
-        /** Give each of the users and groups each of the project roles in the project (roles they hold already are kept) */
+        /**
+         * Give each of the users and groups each of the project roles in the project (roles they hold already are kept)
+         * @description A role that holds `SKIP_CHANGE_REQUEST` is given only by a caller who holds it too in the same environments of
+         *     the project (else 403): who must pass change requests may not exempt themselves or others.
+         */
         post: operations["addProjectAccess"];
         delete?: never;
         options?: never;
@@ -1863,7 +1867,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replace the project roles a user holds in the project */
+        /**
+         * Replace the project roles a user holds in the project
+         * @description A role that holds `SKIP_CHANGE_REQUEST` is given only by a caller who holds it too in the same environments of
+         *     the project (else 403): who must pass change requests may not exempt themselves or others.
+         */
         put: operations["setProjectUserRoles"];
         post?: never;
         /** Remove a user's every role in the project */
@@ -1881,7 +1889,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replace the project roles a group holds in the project */
+        /**
+         * Replace the project roles a group holds in the project
+         * @description A role that holds `SKIP_CHANGE_REQUEST` is given only by a caller who holds it too in the same environments of
+         *     the project (else 403): who must pass change requests may not exempt themselves or others.
+         */
         put: operations["setProjectGroupRoles"];
         post?: never;
         /** Remove a group's every role in the project */
@@ -2189,8 +2201,9 @@ export interface paths {
          * Require change requests for flag changes in one environment of the project, or stop requiring them
          * @description While enabled, direct writes to flags there (on/off, strategies and their order, environment variants,
          *     dependencies, archiving a flag that is on there) answer 409 `ConflictError` unless the caller holds
-         *     `SKIP_CHANGE_REQUEST` there (admin API tokens and root Admins hold it). Records
-         *     `change-request-configuration-updated`.
+         *     `SKIP_CHANGE_REQUEST` there (admin API tokens and root Admins hold it). Loosening the rule (turning it off,
+         *     or asking fewer approvals than now) also needs `SKIP_CHANGE_REQUEST` there, else 403: who must pass change
+         *     requests there may not exempt themselves. Records `change-request-configuration-updated`.
          */
         put: operations["updateChangeRequestConfig"];
         post?: never;
@@ -3121,51 +3134,51 @@ export interface components {
         FrontendToggles: {
             toggles: components["schemas"]["FrontendToggle"][];
         };
-        /** @description The context a frontend SDK evaluates flags for. Fields other than those listed are custom fields, as if they were in `properties`. */
+        /** @description The context a frontend SDK evaluates flags for. Fields other than those listed are custom fields, as if they were in `properties`. A field that is null is absent, as in Unleash. */
         FrontendContext: {
-            appName?: string;
+            appName?: string | null;
             /** @description The context's `environment` field; the flags are those of the token's environment */
-            environment?: string;
-            userId?: string;
+            environment?: string | null;
+            userId?: string | null;
             /** @description A random one when absent */
-            sessionId?: string;
+            sessionId?: string | null;
             /** @description The caller's address when absent */
-            remoteAddress?: string;
+            remoteAddress?: string | null;
             /**
              * Format: date-time
              * @description The moment `DATE_` constraints compare with; now when absent
              */
-            currentTime?: string;
+            currentTime?: string | null;
             /** @description Custom context fields */
             properties?: {
-                [key: string]: string;
-            };
+                [key: string]: string | null;
+            } | null;
         } & {
-            [key: string]: string;
+            [key: string]: string | null;
         };
         /** @description The body of `POST /api/frontend`: the context to evaluate flags for (an empty one when absent). */
         FrontendContextBody: {
             context?: components["schemas"]["FrontendContext"];
         };
-        /** @description The context the playground evaluates flags for, as an SDK would hold it; `appName` is required, as in Unleash. Fields other than those listed are custom fields. */
+        /** @description The context the playground evaluates flags for, as an SDK would hold it; `appName` is required, as in Unleash. Fields other than those listed are custom fields. A field other than `appName` that is null is absent, as in Unleash. */
         PlaygroundContext: {
             appName: string;
             /** @description The context's `environment` field, for constraints on it */
-            environment?: string;
-            userId?: string;
-            sessionId?: string;
-            remoteAddress?: string;
+            environment?: string | null;
+            userId?: string | null;
+            sessionId?: string | null;
+            remoteAddress?: string | null;
             /**
              * Format: date-time
              * @description The moment `DATE_` constraints compare with; now when absent
              */
-            currentTime?: string;
+            currentTime?: string | null;
             /** @description Custom context fields */
             properties?: {
-                [key: string]: string;
-            };
+                [key: string]: string | null;
+            } | null;
         } & {
-            [key: string]: string;
+            [key: string]: string | null;
         };
         /** @description The projects whose flags are evaluated: a list of project ids, or `*` (the default) for all. */
         PlaygroundProjects: string[] | "*";
@@ -3178,20 +3191,22 @@ export interface components {
         };
         /** @description One or more values of a context field: several as an array, or as one string separated by commas. */
         PlaygroundContextValues: string | string[];
-        /** @description The context values the advanced playground combines: each field holds one value or several; every combination of one value per field is evaluated. `appName` is required, as in Unleash. */
+        /** @description Values of a context field, or null: absent, as in Unleash. */
+        PlaygroundContextValuesOrNull: components["schemas"]["PlaygroundContextValues"] | null;
+        /** @description The context values the advanced playground combines: each field holds one value or several; every combination of one value per field is evaluated. `appName` is required, as in Unleash; another field that is null is absent. */
         AdvancedPlaygroundContext: {
             appName: components["schemas"]["PlaygroundContextValues"];
-            environment?: components["schemas"]["PlaygroundContextValues"];
-            userId?: components["schemas"]["PlaygroundContextValues"];
-            sessionId?: components["schemas"]["PlaygroundContextValues"];
-            remoteAddress?: components["schemas"]["PlaygroundContextValues"];
-            currentTime?: components["schemas"]["PlaygroundContextValues"];
+            environment?: components["schemas"]["PlaygroundContextValuesOrNull"];
+            userId?: components["schemas"]["PlaygroundContextValuesOrNull"];
+            sessionId?: components["schemas"]["PlaygroundContextValuesOrNull"];
+            remoteAddress?: components["schemas"]["PlaygroundContextValuesOrNull"];
+            currentTime?: components["schemas"]["PlaygroundContextValuesOrNull"];
             /** @description Custom context fields, combined like the others */
             properties?: {
-                [key: string]: components["schemas"]["PlaygroundContextValues"];
-            };
+                [key: string]: components["schemas"]["PlaygroundContextValuesOrNull"];
+            } | null;
         } & {
-            [key: string]: components["schemas"]["PlaygroundContextValues"];
+            [key: string]: components["schemas"]["PlaygroundContextValuesOrNull"];
         };
         /** @description What the advanced playground evaluates: the flags of the projects in each environment, for every combination of the context's values. */
         AdvancedPlaygroundRequest: {

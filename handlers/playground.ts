@@ -1,5 +1,6 @@
 // The playground: what every flag gives a context, and why, for people checking their rules.
 import type { Handlers } from '../generated/handlers.js';
+import { presentFields } from '../server/context-input.js';
 import { contextCombinations, playgroundFeature } from '../server/playground/answers.js';
 import { playgroundFlags, requireScope } from '../server/playground/flags.js';
 
@@ -12,7 +13,8 @@ export const playgroundHandlers = {
     const projects = projectsOf(body.projects);
     await requireScope(db, [body.environment], projects);
     const [flags] = await playgroundFlags(db, await clientFeatures.current(), [body.environment], projects);
-    return { status: 200, body: { input: body, features: flags!.names.map((name) => playgroundFeature(flags!, name, body.context)) } };
+    const context = presentFields(body.context);
+    return { status: 200, body: { input: body, features: flags!.names.map((name) => playgroundFeature(flags!, name, context)) } };
   },
 
   async getAdvancedPlayground({ body }, { db, clientFeatures }) {
@@ -21,7 +23,7 @@ export const playgroundHandlers = {
     await requireScope(db, environments, projects);
     const perEnvironment = await playgroundFlags(db, await clientFeatures.current(), environments, projects);
     const names = perEnvironment[0]?.names ?? [];
-    const contexts = contextCombinations(body.context, names.length * environments.length);
+    const contexts = contextCombinations(presentFields(body.context), names.length * environments.length);
     const features = names.map((name) => {
       const answers = perEnvironment.map((flags) => contexts.map((context) => ({ ...playgroundFeature(flags, name, context), environment: flags.environment, context })));
       const environmentsOf = Object.fromEntries(perEnvironment.map((flags, i) => [flags.environment, answers[i]!]));

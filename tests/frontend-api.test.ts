@@ -209,6 +209,19 @@ describe('POST /api/frontend', () => {
     expect(toggleOf(response, flag)).toBeDefined();
   });
 
+  it('reads a null field as absent, at the top and in properties, as Unleash does', async () => {
+    const notPro = await flagWith(app, unique('null-not-in'), [{ ...rollout(100), constraints: [{ contextName: 'plan', operator: 'NOT_IN', values: ['pro'] }] }]);
+    const nullText = await flagWith(app, unique('null-text'), [{ ...rollout(100), constraints: [{ contextName: 'userId', operator: 'IN', values: ['null'] }] }]);
+    const teamless = await flagWith(app, unique('null-team'), [{ ...rollout(100), constraints: [{ contextName: 'team', operator: 'NOT_IN', values: ['red'] }] }]);
+    const context = { userId: null, sessionId: null, remoteAddress: null, currentTime: null, team: null, properties: { plan: null } };
+    const response = await call(app, 'POST', '/api/frontend', { token, body: { context } });
+    expect(response.status, response.text).toBe(200);
+    expect(toggleOf(response, notPro)).toBeDefined();
+    expect(toggleOf(response, teamless)).toBeDefined();
+    expect(toggleOf(response, nullText)).toBeUndefined();
+    expect(response.json).toEqual((await call(app, 'POST', '/api/frontend', { token, body: { context: {} } })).json);
+  });
+
   it('refuses a context value that is not a string with 400 naming it', async () => {
     const error = expectError(await call(app, 'POST', '/api/frontend', { token, body: { context: { userId: 42 } } }), 400, 'ValidationError');
     expect(error.message).toContain('userId');

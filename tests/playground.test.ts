@@ -46,6 +46,19 @@ describe('POST /api/admin/playground', () => {
     expect((await playground(body)).json.input).toEqual(body);
   });
 
+  it('reads a null context field as absent, at the top and in properties, and echoes it', async () => {
+    const name = await flagWith(app, unique('nulls'), [
+      { ...rollout(100), constraints: [{ contextName: 'userId', operator: 'NOT_IN', values: ['null'] }, { contextName: 'plan', operator: 'NOT_IN', values: ['pro'] }] },
+    ], inProject);
+    const context = { appName: 'web', userId: null, currentTime: null, team: null, properties: { plan: null } };
+    const response = await playground({ environment: 'development', projects: [project], context });
+    expect(response.status, response.text).toBe(200);
+    expect(response.json.input.context).toEqual(context);
+    const [strategy] = (response.json.features as any[]).find((f) => f.name === name).strategies.data;
+    expect(strategy.constraints.map((c: any) => c.result)).toEqual([true, true]);
+    expect(strategy.result).toEqual({ evaluationStatus: 'complete', enabled: true });
+  });
+
   it('gives each constraint its own result, and the strategy the result of them all', async () => {
     const name = await flagWith(app, unique('constraints'), [
       { ...rollout(100), constraints: [{ contextName: 'userId', operator: 'IN', values: ['alice'] }, { contextName: 'plan', operator: 'IN', values: ['pro'] }] },
@@ -198,6 +211,17 @@ describe('POST /api/admin/playground/advanced', () => {
     expect(found.environments.development.map((e: any) => [e.context, e.isEnabled])).toEqual([
       [{ appName: 'web', plan: 'free' }, false],
       [{ appName: 'web', plan: 'pro' }, true],
+    ]);
+  });
+
+  it('leaves a null field out of every combination, as absent', async () => {
+    const name = await flagWith(app, unique('null-combined'), [{ ...rollout(100), constraints: [{ contextName: 'plan', operator: 'NOT_IN', values: ['pro'] }] }], inProject);
+    const response = await advanced({ environments: ['development'], projects: [project], context: { appName: 'web,ios', userId: null, properties: { plan: null } } });
+    expect(response.status, response.text).toBe(200);
+    const found = (response.json.features as any[]).find((f) => f.name === name);
+    expect(found.environments.development.map((e: any) => [e.context, e.isEnabled])).toEqual([
+      [{ appName: 'web' }, true],
+      [{ appName: 'ios' }, true],
     ]);
   });
 

@@ -2,6 +2,7 @@
 // at the top, every other field a custom one (in `properties`); the caller's address when none is given, and a
 // random session when none is given.
 import { randomBytes } from 'node:crypto';
+import { presentFields } from '../context-input.js';
 import type { EvaluationContext } from '../evaluation/index.js';
 
 /** The fields of Unleash's SDK context that are not custom properties. */
@@ -40,8 +41,12 @@ export function contextFromQuery(query: Record<string, unknown>, callerAddress: 
   return enriched(context, Object.assign(properties, explicit), callerAddress);
 }
 
-/** From a JSON context (`POST /api/frontend`): fields other than the SDK's own are custom fields, as in `properties`. */
-export function contextFromBody(fields: Record<string, unknown>, callerAddress: string): EvaluationContext {
+/**
+ * From a JSON context (`POST /api/frontend`): fields other than the SDK's own are custom fields, as in `properties`;
+ * null fields are absent.
+ */
+export function contextFromBody(sent: object, callerAddress: string): EvaluationContext {
+  const fields = presentFields(sent);
   const context: EvaluationContext = {};
   const properties: Record<string, string> = {};
   for (const key of Object.keys(fields)) {

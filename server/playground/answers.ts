@@ -7,7 +7,7 @@ import type { EnvironmentFlags } from './flags.js';
 
 type PlaygroundFeature = components['schemas']['PlaygroundFeature'];
 type PlaygroundStrategy = components['schemas']['PlaygroundStrategy'];
-type AdvancedPlaygroundContext = components['schemas']['AdvancedPlaygroundContext'];
+type PlaygroundContextValues = components['schemas']['PlaygroundContextValues'];
 
 /** At most this many evaluations (environments × flags × context combinations) per advanced request, as in Unleash. */
 export const MAX_EVALUATIONS = 15_000;
@@ -59,15 +59,15 @@ export function playgroundFeature(flags: EnvironmentFlags, name: string, context
 
 /**
  * Every context made of one value per field: a field holds a list, or a string whose commas separate values (as
- * in Unleash); custom fields in `properties` are combined too and come out at the top level. 400 when the
- * evaluations would pass MAX_EVALUATIONS.
+ * in Unleash); custom fields in `properties` are combined too and come out at the top level. The context comes
+ * without null fields (server/context-input.ts). 400 when the evaluations would pass MAX_EVALUATIONS.
  */
-export function contextCombinations(context: AdvancedPlaygroundContext, evaluationsPerContext: number): Record<string, string>[] {
+export function contextCombinations(context: EvaluationContext, evaluationsPerContext: number): Record<string, string>[] {
   const fields: [string, string[]][] = [];
-  const add = (field: string, value: string | string[]) => fields.push([field, typeof value === 'string' ? value.split(',') : value]);
+  const add = (field: string, value: PlaygroundContextValues) => fields.push([field, typeof value === 'string' ? value.split(',') : value]);
   for (const [field, value] of Object.entries(context)) {
-    if (field !== 'properties') add(field, value as string | string[]);
-    else for (const [property, values] of Object.entries(value as Record<string, string | string[]>)) add(property, values);
+    if (field !== 'properties') add(field, value as PlaygroundContextValues);
+    else for (const [property, values] of Object.entries(value as Record<string, PlaygroundContextValues>)) add(property, values);
   }
   const count = fields.reduce((product, [, values]) => product * values.length, 1);
   const evaluations = count * Math.max(1, evaluationsPerContext);
