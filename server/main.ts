@@ -1,23 +1,32 @@
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
 import { configFromEnv, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS } from './config.js';
 import { startIdleCollection } from './idle-collection.js';
+import { listeningOn } from './listening.js';
+import { uiIsBuilt } from './ui.js';
+
+/** The first start's credentials, shown once on the console only, never through the logger. */
+function showCreated(url: string, adminToken: string | undefined, admin: { username: string; password: string | undefined }) {
+  if (adminToken) {
+    process.stdout.write(
+      `\nNo admin credential existed, so one was created. Keep it safe; it is not shown again:\n\n  ${adminToken}\n\n` +
+        `Use it as the Authorization header of admin API calls; the API explorer is at ${url}docs\n\n`,
+    );
+  }
+  if (admin.password) {
+    const signIn = uiIsBuilt()
+      ? `Sign in to the admin UI at ${url} as "${admin.username}" with it.`
+      : `Log in with POST ${url}auth/simple/login (the admin UI is not built: npm run build).`;
+    process.stdout.write(
+      `No user existed, so the user "${admin.username}" was created with the Admin role. ` +
+        `Its password is shown once:\n\n  ${admin.password}\n\n${signIn}\n\n`,
+    );
+  }
+}
 
 async function main() {
   const config = configFromEnv();
   const { app, createdAdminToken, createdAdminPassword, log } = await buildApp(config);
-  if (createdAdminToken) {
-    // Shown once, on the console only, never through the logger.
-    process.stdout.write(
-      `\nNo admin credential existed, so one was created. Keep it safe; it is not shown again:\n\n  ${createdAdminToken}\n\n` +
-        `Use it as the Authorization header of admin API calls.\n\n`,
-    );
-  }
-  if (createdAdminPassword) {
-    process.stdout.write(
-      `No user existed, so the user "${config.defaultAdmin?.username ?? 'admin'}" was created with the Admin role. ` +
-        `Its password is shown once:\n\n  ${createdAdminPassword}\n\nLog in with POST /auth/simple/login.\n\n`,
-    );
-  }
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -41,8 +50,10 @@ async function main() {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  const address = await app.listen({ port: config.port, host: config.host });
-  log.info(`listening at ${address}`);
+  await app.listen({ port: config.port, host: config.host });
+  const { bound, url } = listeningOn(app.addresses() as AddressInfo[]);
+  showCreated(url, createdAdminToken, { username: config.defaultAdmin?.username ?? 'admin', password: createdAdminPassword });
+  log.info(`listening at ${bound} (${url})`);
   startIdleCollection();
 }
 

@@ -34,14 +34,16 @@ export function isAppPage(request: FastifyRequest): boolean {
   return pathname === '/' || (request.headers.accept ?? '').includes('text/html');
 }
 
+/** Whether the UI was built into `root` (`npm run build`). */
+export const uiIsBuilt = (root = UI_DIR) => existsSync(path.join(root, 'index.html'));
+
 /**
  * Serves dist/ui when it was built. Without a build (an install with --ignore-scripts, tests from source) the
  * service answers the API only.
  */
 export async function registerUi(app: FastifyInstance, root = UI_DIR): Promise<void> {
-  const indexFile = path.join(root, 'index.html');
-  if (!existsSync(indexFile)) return;
-  const page = readFileSync(indexFile);
+  if (!uiIsBuilt(root)) return;
+  const page = readFileSync(path.join(root, 'index.html'));
   await app.register(fastifyStatic, {
     root,
     // One route per built file, found once at start: no file system lookup for paths that are not there.

@@ -4,7 +4,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { databaseKind, filePostgresDatabase } from './support/app.js';
+import { listeningOn } from '../server/listening.js';
 import { listeningAt, startService, waitFor } from './support/service-process.js';
+
+describe('the listening line', () => {
+  it('names every address bound, IPv6 ones in brackets, and a URL to open: localhost for a wildcard address', () => {
+    expect(listeningOn([{ address: '::', family: 'IPv6', port: 4242 }])).toEqual({ bound: '[::]:4242', url: 'http://localhost:4242/' });
+    expect(
+      listeningOn([
+        { address: '::1', family: 'IPv6', port: 8080 },
+        { address: '127.0.0.1', family: 'IPv4', port: 8080 },
+      ]),
+    ).toEqual({ bound: '[::1]:8080, 127.0.0.1:8080', url: 'http://[::1]:8080/' });
+    expect(listeningOn([{ address: '10.1.2.3', family: 'IPv4', port: 80 }])).toEqual({ bound: '10.1.2.3:80', url: 'http://10.1.2.3:80/' });
+  });
+});
 
 describe('npm start', () => {
   it('serves /health, prints an admin token once that lists simple, and stops cleanly on SIGTERM', async () => {
@@ -22,6 +36,23 @@ describe('npm start', () => {
       const body = (await response.json()) as { tagTypes: { name: string }[] };
       expect(body.tagTypes.map((t) => t.name)).toContain('simple');
 
+      // Bound to 127.0.0.1 (HOST): the line says so, and the first start's messages point at the UI and the explorer.
+      const { port } = new URL(base);
+      expect(service.output()).toContain(`listening at 127.0.0.1:${port} (http://127.0.0.1:${port}/)`);
+      expect(service.output()).toContain(`the API explorer is at ${base}/docs`);
+      const password = /Its password is shown once:\n\n {2}(\S+)\n\nSign in to the admin UI at (\S+) as "admin" with it\./.exec(service.output());
+      expect(password, service.output()).not.toBeNull();
+      expect(password![2]).toBe(`${base}/`);
+      const ui = await fetch(password![2]!, { headers: { accept: 'text/html' } });
+      expect(ui.status).toBe(200);
+      expect(ui.headers.get('content-type')).toContain('text/html');
+      const login = await fetch(`${base}/auth/simple/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: password![1] }),
+      });
+      expect(login.status).toBe(200);
+
       if (databaseKind === 'pglite') {
         const second = startService({ PORT: '0', DATA_DIR: dataDir });
         expect(await second.exited).not.toBe(0);
@@ -35,13 +66,16 @@ describe('npm start', () => {
     }
   });
 
-  it('does not print a new token when an admin token exists', async () => {
+  it('does not print a new token when an admin token exists; bound to every address, it names localhost to open', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'flag-start-'));
     const database: Record<string, string> = databaseKind === 'postgres' ? { DATABASE_URL: await filePostgresDatabase() } : { DATA_DIR: dataDir };
     const configured = `*:*.configured${'a'.repeat(20)}`;
-    const service = startService({ PORT: '0', INIT_ADMIN_API_TOKENS: configured, ...database });
+    const service = startService({ PORT: '0', HOST: '0.0.0.0', INIT_ADMIN_API_TOKENS: configured, ...database });
     try {
       const base = await listeningAt(service);
+      const { port } = new URL(base);
+      expect(base).toBe(`http://localhost:${port}`);
+      expect(service.output()).toContain(`listening at 0.0.0.0:${port} (http://localhost:${port}/)`);
       await waitFor('health', async () => ((await fetch(`${base}/health`).catch(() => undefined))?.ok ? true : undefined));
       expect(service.output()).not.toMatch(/\*:\*\.[0-9a-f]{56}/);
       expect(service.output()).not.toContain(configured);

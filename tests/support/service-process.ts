@@ -38,9 +38,12 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
   throw new Error(`timed out waiting for ${what}`);
 }
 
-/** The address the service says it listens at (it binds port 0: the system picks a free port). */
+/**
+ * The address the service says it can be reached at, without the trailing slash (it binds port 0: the system picks
+ * a free port): the URL of its line `listening at 127.0.0.1:1234 (http://127.0.0.1:1234/)`.
+ */
 export const listeningAt = (service: Started) =>
-  waitFor('the listening address', () => /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(service.output())?.[1]);
+  waitFor('the listening address', () => /listening at \S+ \((http:\/\/[^/\s)]+)\/\)/.exec(service.output())?.[1]);
 
 /** Waits until the service at `base` answers /health. */
 export const healthy = (base: string) => waitFor('health', async () => ((await fetch(`${base}/health`).catch(() => undefined))?.ok ? true : undefined));
