@@ -2153,14 +2153,18 @@ export interface paths {
          *     Without `PROMETHEUS_API`, the service's own counts: kept per 5 minutes in the database (written with the
          *     SDK metrics every `METRICS_FLUSH_INTERVAL_MS`, kept 24 hours) and added up over every instance; 72 points per
          *     series, zeros included, each stamped with the start of its 5 minutes (the last one still filling), the
-         *     rate being the count / 300 as a string.
+         *     rate being the count / 300.
+         *
+         *     Whichever the source, each point is `["unix seconds", rate]`: the time as a string and the rate as a number,
+         *     as the interface types a sample (Prometheus' own `[unix seconds, "rate"]` is converted, and a point whose
+         *     rate is no number, such as `NaN`, is left out).
          *
          *     With `PROMETHEUS_API`, two `query_range` calls to that Prometheus (`step=5m`, `timeout=5s`), with `P`
          *     `/api/client/.*` and `/api/admin/.*`: `sum by(appName, endpoint) (label_replace(label_replace(rate(
          *     http_request_duration_milliseconds_count{path=~"P"}[5m]), "endpoint", "$1", "path",
          *     "(/api/(?:client/)?[^/*]*).*"), "appName", "unknown", "appName", ""))` — `rate`, not Unleash's `irate`, so
          *     that a point is the average of its 5 minutes; admin series have `appName` `unknown`, since the service's
-         *     histogram names apps on SDK paths only. Its answers are passed on; a Prometheus that cannot be reached, takes
+         *     histogram names apps on SDK paths only. Its series are passed on; a Prometheus that cannot be reached, takes
          *     more than 5 s, or answers anything but a 2xx `query_range` result gives 502 `BadGatewayError`.
          */
         get: operations["getRequestsPerSecond"];
@@ -4304,7 +4308,7 @@ export interface components {
             /** @description Ids of segments of the document or of the instance */
             segments?: number[];
         };
-        /** @description A Prometheus `query_range` answer: one series per label set, each a list of `[unix seconds, "value"]` points. */
+        /** @description A Prometheus `query_range` answer, one series per label set, except for its points: each is `["unix seconds", value]`, as the interface types a sample (the time as a string, the value as a number), where Prometheus has `[unix seconds, "value"]`. */
         PrometheusQueryResult: {
             /** @description `success` */
             status: string;
@@ -4317,8 +4321,8 @@ export interface components {
                         [key: string]: string;
                     };
                     values: [
-                        number | string,
-                        string | number
+                        string,
+                        number
                     ][];
                 }[];
             };

@@ -5,6 +5,10 @@ import { badGateway } from '../server/errors.js';
 import { BUCKET_MS, bucketOf, type RequestCount } from '../server/request-counts.js';
 
 type QueryResult = components['schemas']['PrometheusQueryResult'];
+/** A point as the interface types it: Unix seconds as a string, the rate as a number. */
+type Sample = QueryResult['data']['result'][number]['values'][number];
+/** What Prometheus answers: the same, but its points are `[unix seconds, "value"]`. */
+type PrometheusAnswer = { status: string; data: { resultType: string; result: { metric: Record<string, string>; values: [number, string][] }[] } };
 
 /** What the usage metrics cover: the last 6 hours, at the step of the request counts' buckets (5 minutes). */
 const WINDOW_MS = 6 * 3_600_000;
@@ -27,13 +31,26 @@ const PROMETHEUS_QUERIES = { clientMetrics: requestRate('/api/client/.*'), admin
 
 const prometheusAgent = new Agent({ maxResponseSize: PROMETHEUS_MAX_ANSWER });
 
-function isQueryResult(value: unknown): value is QueryResult {
-  const data = (value as QueryResult | null)?.data;
+const isPoint = (point: unknown): point is [number, string] => Array.isArray(point) && point.length === 2 && typeof point[0] === 'number' && typeof point[1] === 'string';
+
+function isQueryResult(value: unknown): value is PrometheusAnswer {
+  const data = (value as PrometheusAnswer | null)?.data;
   return (
     typeof data?.resultType === 'string' &&
     Array.isArray(data.result) &&
-    data.result.every((series) => typeof series?.metric === 'object' && series.metric !== null && Array.isArray(series.values))
+    data.result.every((series) => typeof series?.metric === 'object' && series.metric !== null && Array.isArray(series.values) && series.values.every(isPoint))
   );
+}
+
+const sample = (seconds: number, rate: number): Sample => [String(seconds), rate];
+
+/** Prometheus' answer with its points as the interface types them; a point whose value is no number (NaN, ±Inf) is left out. */
+function asSamples(answer: PrometheusAnswer): QueryResult {
+  const result = answer.data.result.map(({ metric, values }) => ({
+    metric,
+    values: values.map(([seconds, value]) => sample(seconds, Number(value))).filter(([, rate]) => Number.isFinite(rate)),
+  }));
+  return { status: answer.status, data: { resultType: answer.data.resultType, result } };
 }
 
 /** One query_range over the window; whatever goes wrong is a 502 that says what. */
@@ -61,7 +78,7 @@ async function queryRange(api: string, name: string, query: string, now: number)
     throw failed('its answer is not JSON');
   }
   if (!isQueryResult(answer)) throw failed('its answer is not a query_range result');
-  return answer;
+  return asSamples(answer);
 }
 
 /** The counts as a query_range matrix of the buckets from `first` to `last`: a point per bucket for every series. */
@@ -80,7 +97,7 @@ function matrix(counts: RequestCount[], first: number, last: number): QueryResul
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([, { appName, endpoint, counts }]) => ({
       metric: { appName, endpoint },
-      values: counts.map((count, step): [number, string] => [(first + step * BUCKET_MS) / 1000, String(count / STEP_SECONDS)]),
+      values: counts.map((count, step) => sample((first + step * BUCKET_MS) / 1000, count / STEP_SECONDS)),
     }));
   return { status: 'success', data: { resultType: 'matrix', result } };
 }

@@ -1,5 +1,6 @@
 // GET /api/admin/metrics/rps with PROMETHEUS_API: the service asks that Prometheus (here a fake one started by
-// the test) and passes its answers through; a Prometheus that fails or does not answer is a 502, never a hang.
+// the test) and answers its results with each sample as the interface types it; a Prometheus that fails or does not
+// answer is a 502, never a hang.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -15,22 +16,22 @@ interface FakePrometheus {
   behaviour: Behaviour;
 }
 
-/** A query_range answer that says which query it answers, so that the test sees each passed to the right place. */
-const answerTo = (query: string) => ({
+/** A query_range result that says which query it answers, so that the test sees each passed to the right place. */
+const resultTo = <Sample>(query: string, values: Sample[]) => ({
   status: 'success',
   data: {
     resultType: 'matrix',
-    result: [
-      {
-        metric: { appName: query.includes('/api/client/') ? 'from-client-query' : 'from-admin-query', endpoint: '/api/x' },
-        values: [
-          [1_700_000_000, '0.5'],
-          [1_700_000_300.5, '1.25'],
-        ],
-      },
-    ],
+    result: [{ metric: { appName: query.includes('/api/client/') ? 'from-client-query' : 'from-admin-query', endpoint: '/api/x' }, values }],
   },
 });
+
+/** Prometheus' answer: `[unix seconds, "value"]` samples, one of them no number (Prometheus writes NaN so). */
+const answerTo = (query: string) =>
+  resultTo(query, [
+    [1_700_000_000, '0.5'],
+    [1_700_000_300.5, '1.25'],
+    [1_700_000_600, 'NaN'],
+  ]);
 
 async function startFakePrometheus(): Promise<FakePrometheus> {
   const hanging = new Set<ServerResponse>();
@@ -98,10 +99,14 @@ describe('GET /api/admin/metrics/rps from Prometheus', () => {
     }
   });
 
-  it('passes each of Prometheus’ answers through', async () => {
+  it('answers each of Prometheus’ results with its samples as the interface types them, [Unix seconds as a string, the rate as a number], leaving out one that is no number', async () => {
     const response = await rps();
     expect(response.status).toBe(200);
-    expect(response.json).toEqual({ clientMetrics: answerTo('/api/client/'), adminMetrics: answerTo('/api/admin/') });
+    const samples: [string, number][] = [
+      ['1700000000', 0.5],
+      ['1700000300.5', 1.25],
+    ];
+    expect(response.json).toEqual({ clientMetrics: resultTo('/api/client/', samples), adminMetrics: resultTo('/api/admin/', samples) });
   });
 
   it('answers 502 when Prometheus answers 500', async () => {

@@ -55,15 +55,15 @@ describe('GET /api/admin/metrics/rps from the service’s own counts', () => {
     expect(times.slice(1).map((time, i) => time - times[i]!)).toEqual(Array(71).fill(300));
     expect(times.at(-1)! % 300).toBe(0);
     expect(before - times.at(-1)!).toBeLessThan(300 + 1);
-    expect(series.values.map(([, rate]) => rate).filter((rate) => rate !== '0')).toEqual([String(1 / 300)]);
+    expect(series.values.map(([, rate]) => rate).filter((rate) => rate !== 0)).toEqual([1 / 300]);
   });
 
-  it('answers in the shape of a Prometheus query_range result', async () => {
+  it('answers in the shape of a Prometheus query_range result, each sample [Unix seconds as a string, the rate as a number] as the interface types it', async () => {
     const body = await rps();
     for (const result of [body.clientMetrics, body.adminMetrics]) {
       expect(result.status).toBe('success');
       expect(result.data.resultType).toBe('matrix');
-      for (const series of result.data.result) for (const [time, rate] of series.values) expect([typeof time, typeof rate]).toEqual(['number', 'string']);
+      for (const series of result.data.result) for (const [time, rate] of series.values) expect([typeof time, typeof rate]).toEqual(['string', 'number']);
     }
   });
 
@@ -108,7 +108,7 @@ describe('GET /api/admin/metrics/rps from the service’s own counts', () => {
     const bucket = new Date(Math.floor(Date.now() / 300_000) * 300_000 - 3_600_000);
     await app.db.execute(sql`insert into request_counts (bucket, app_name, endpoint, count) values (${bucket}, 'usage-elsewhere', '/api/client/features', 600)`);
     const series = (await rps()).clientMetrics.data.result.find((s) => s.metric.appName === 'usage-elsewhere')!;
-    expect(series.values.filter(([, rate]) => rate !== '0')).toEqual([[bucket.getTime() / 1000, '2']]);
+    expect(series.values.filter(([, rate]) => rate !== 0)).toEqual([[String(bucket.getTime() / 1000), 2]]);
   });
 
   it('leaves out the counts older than 6 hours', async () => {
