@@ -2538,7 +2538,7 @@ export interface components {
             createdAt: string;
             /**
              * Format: date-time
-             * @description Not tracked for API tokens yet: always null
+             * @description When a request last used the token, to within `METRICS_FLUSH_INTERVAL_MS` (uses are written together at each flush and at shutdown); null when none has
              */
             seenAt: string | null;
         };

@@ -101,6 +101,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     const metrics = new ServiceMetrics(database.db);
     const clientMetrics = new ClientMetricsStore(database.db, events, logger, metrics.flushFailed, metrics.requests);
     clientMetrics.start(config.metricsFlushMs);
+    tokens.start(config.metricsFlushMs);
     events.onChange(tokens.onChange);
     events.onChange(metrics.onChange);
     events.onChange(clientFeatures.onChange);
@@ -121,6 +122,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       await stopScheduler();
       await statistics.stop();
       await clientMetrics.stop();
+      await tokens.stop();
       await database.close();
     });
     app.decorateRequest('caller', null);

@@ -76,7 +76,7 @@ export const environmentVariables = {
   INIT_BACKEND_API_TOKENS: 'Alias of INIT_CLIENT_API_TOKENS; both are read.',
   INIT_FRONTEND_API_TOKENS: 'Comma-separated frontend tokens created at start when missing.',
   LOG_LEVEL: 'fatal, error, warn, info (default), debug or trace.',
-  METRICS_FLUSH_INTERVAL_MS: 'How often SDK registrations and metrics are written to the database. Default 5000.',
+  METRICS_FLUSH_INTERVAL_MS: 'How often SDK registrations and metrics, and the last use of API tokens (seenAt), are written to the database. Default 5000.',
   SIMPLE_LOGIN_LIMIT_PER_MINUTE: 'Login attempts one address may make per minute before getting 429. Default 10.',
   REQUEST_TIMEOUT_MS: 'The longest a client may take to send a whole request (headers and body) before it gets 408 and is disconnected. Default 20000.',
   GRACEFUL_SHUTDOWN_TIMEOUT: 'At SIGTERM or SIGINT, milliseconds requests in flight may take to finish; then their connections are closed and the process exits. Default 10000.',

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import type { Change } from './events.js';
@@ -11,7 +11,8 @@ const MAX_UNKNOWN = 10_000;
 /**
  * Every API token in memory, so that authenticating a request needs no query. Reloaded when a token
  * event commits (here or on another replica); a credential not in memory is looked up once, then
- * remembered as unknown for a few seconds.
+ * remembered as unknown for a few seconds. Which tokens were used is remembered too, and written as their
+ * `seen_at` in one statement per flush, not one per request.
  */
 export class TokenCache {
   private byHash = new Map<string, TokenRow>();
@@ -19,8 +20,41 @@ export class TokenCache {
   private bySecret = new Map<string, TokenRow>();
   private readonly unknown = new Map<string, number>();
   private reloading: Promise<void> | undefined;
+  /** Ids of the tokens used since the last flush. */
+  private used = new Set<number>();
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly db: Db) {}
+
+  /** Writes the tokens' last use every `intervalMs`. */
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => void this.flushSeen(), intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and writes what was used since the last flush. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flushSeen();
+  }
+
+  /** Sets `seen_at` of the tokens used since the last flush to now; kept for the next flush when the write fails. */
+  private async flushSeen(): Promise<void> {
+    if (this.used.size === 0) return;
+    const ids = [...this.used];
+    this.used = new Set();
+    try {
+      await this.db.update(t.apiTokens).set({ seenAt: new Date() }).where(inArray(t.apiTokens.id, ids));
+    } catch {
+      for (const id of ids) this.used.add(id);
+    }
+  }
+
+  private usable(row: TokenRow | undefined): TokenRow | undefined {
+    if (!row || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return undefined;
+    this.used.add(row.id);
+    return row;
+  }
 
   async load(): Promise<void> {
     const rows = await this.db.select().from(t.apiTokens);
@@ -43,9 +77,7 @@ export class TokenCache {
 
   /** The token for a credential seen before, without waiting; undefined when a lookup is needed. */
   peek(secret: string): TokenRow | undefined {
-    if (this.reloading) return undefined;
-    const row = this.bySecret.get(secret);
-    return row && (!row.expiresAt || row.expiresAt.getTime() > Date.now()) ? row : undefined;
+    return this.reloading ? undefined : this.usable(this.bySecret.get(secret));
   }
 
   async find(secret: string): Promise<TokenRow | undefined> {
@@ -58,8 +90,7 @@ export class TokenCache {
       if (this.bySecret.size >= MAX_UNKNOWN) this.bySecret.clear();
       this.bySecret.set(secret, row);
     }
-    if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) return undefined;
-    return row;
+    return this.usable(row);
   }
 
   private async lookUp(hash: string): Promise<TokenRow | undefined> {

@@ -2,6 +2,7 @@ import type { components } from 'flag-service/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../db/schema.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { until } from './support/fixtures.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -145,6 +146,22 @@ describe('secrets stay secret', () => {
   it('writes the secret into no log line', async () => {
     expect(app.logs.length).toBeGreaterThan(0);
     expectNowhere(secret, app.logs);
+  });
+});
+
+describe('when a token was last used', () => {
+  it('lists seenAt, written at the metrics flush after the token was used, and null for a token never used', async () => {
+    const used = await create({ tokenName: 'seen', type: 'client', environment: 'development' });
+    const unused = await create({ tokenName: 'unseen', type: 'client', environment: 'development' });
+    const before = Date.now();
+    expect((await call(app, 'GET', '/api/client/features', { token: used.secret })).status).toBe(200);
+
+    const seenAtOf = (tokens: Token[], id: number) => tokens.find((token) => token.id === id)!.seenAt;
+    const { tokens } = await until('the use being written', listTokens, (listed) => seenAtOf(listed.tokens, used.id) !== null);
+    const seenAt = Date.parse(seenAtOf(tokens, used.id)!);
+    expect(seenAt).toBeGreaterThanOrEqual(before);
+    expect(seenAt).toBeLessThanOrEqual(Date.now());
+    expect(seenAtOf(tokens, unused.id)).toBeNull();
   });
 });
 
