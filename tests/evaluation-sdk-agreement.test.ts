@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { components } from '../generated/api.js';
 import { compileFlags, evaluate, type EvaluationContext, type FeatureInput } from '../server/evaluation/index.js';
@@ -57,21 +58,31 @@ const variants = (count: number, stickiness: string | undefined, overrides: bool
     ...(overrides && random() < 0.3 ? { overrides: [{ contextName: pick(['userId', 'f1']), values: ['u1', 'b'] }] } : {}),
   }));
 
+// The host both evaluate on, as both read it; listed in another case so that its comparison is case-insensitive.
+const host = (process.env.HOSTNAME || hostname()).toUpperCase();
+// Random stickiness only where the rollout decides alone (0 or 100); a missing stickiness or groupId takes the default.
+const rollout = (flagName: string) => {
+  const percent = pick(['0', '10', '50', '100', '100']);
+  const stickiness = pick(['default', 'userId', 'sessionId', 'f1', undefined, ...(percent === '0' || percent === '100' ? ['random'] : [])]);
+  return { rollout: percent, ...(stickiness ? { stickiness } : {}), groupId: pick([flagName, 'shared']) };
+};
+
 function strategy(flagName: string) {
   const name = pick(['flexibleRollout', 'flexibleRollout', 'default', 'userWithId', 'gradualRolloutUserId', 'gradualRolloutSessionId', 'remoteAddress', 'applicationHostname', 'custom']);
   const parameters: Record<string, string> = {
-    flexibleRollout: { rollout: pick(['0', '10', '50', '100', '100']), stickiness: pick(['default', 'userId', 'sessionId', 'f1']), groupId: pick([flagName, 'shared']) },
+    flexibleRollout: rollout(flagName),
     userWithId: { userIds: pick(['u1, u2,u3', 'u4', '']) },
-    gradualRolloutUserId: { percentage: pick(['0', '30', '100']), groupId: flagName },
-    gradualRolloutSessionId: { percentage: pick(['20', '70']), groupId: 'shared' },
+    gradualRolloutUserId: { percentage: pick(['0', '30', '100']), ...(random() < 0.7 ? { groupId: flagName } : {}) },
+    gradualRolloutSessionId: { percentage: pick(['20', '70']), ...(random() < 0.5 ? { groupId: 'shared' } : {}) },
     remoteAddress: { IPs: pick(['10.0.0.0/8, 1.2.3.4', '192.168.1.1,bad', '2001:db8::1']) },
-    applicationHostname: { hostNames: 'not-this-host' },
+    applicationHostname: { hostNames: pick(['not-this-host', `other-host, ${host}`, '']) },
   }[name] ?? {};
   return {
     name,
     parameters,
     constraints: some(constraint, [0, 1, 1, 2]),
-    variants: name === 'flexibleRollout' && random() < 0.5 ? variants(pick([1, 2, 3]), pick([undefined, 'sessionId', 'f1']), false) : [],
+    // Variants without a stickiness take the rollout's, which must not be random.
+    variants: name === 'flexibleRollout' && random() < 0.5 ? variants(pick([1, 2, 3]), pick([...(parameters.stickiness === 'random' ? [] : [undefined]), 'sessionId', 'f1']), false) : [],
     ...(random() < 0.3 ? { segments: [pick([1, 2, 3, 404])] } : {}),
   };
 }
@@ -105,7 +116,6 @@ const operatorFlags = Object.keys(operators).flatMap((operator) =>
   }),
 );
 const allFeatures = [...features, ...operatorFlags];
-const allNames = allFeatures.map((f) => f.name);
 
 function context(): EvaluationContext {
   const withUser = random() < 0.7;
@@ -124,33 +134,53 @@ function context(): EvaluationContext {
   };
 }
 
-describe('agreement with the Node SDK', () => {
-  const contexts = Array.from({ length: 400 }, context);
-
-  it('gives every flag the same enabled state and variant for 400 random contexts', () => {
-    // Compiled in the test, so that a compiler that throws fails it (mutation testing counts only failed tests).
-    const compiled = compileFlags(allFeatures, segments);
-    const client = new SdkClient(
-      { getToggle: (name: string) => allFeatures.find((f) => f.name === name), getSegment: (id: number) => segments.find((s) => s.id === id) } as never,
-      defaultStrategies,
-    );
-    client.on('warn', () => {});
-    const differences: string[] = [];
-    let enabled = 0;
-    for (const ctx of contexts) {
-      for (const name of allNames) {
-        const ours = evaluate(compiled, name, ctx);
-        const sdkEnabled = client.isEnabled(name, ctx as never, () => false);
-        const sdkVariant = client.getVariant(name, ctx as never);
-        const theirs = { enabled: sdkEnabled, name: sdkVariant.name, on: sdkVariant.enabled, payload: sdkVariant.payload, flag: sdkVariant.feature_enabled };
-        const mine = { enabled: ours.enabled, name: ours.variant.name, on: ours.variant.enabled, payload: ours.variant.payload, flag: ours.variant.feature_enabled };
-        if (JSON.stringify(mine) !== JSON.stringify(theirs)) differences.push(`${name} ${JSON.stringify(ctx)}: ${JSON.stringify(mine)} ≠ ${JSON.stringify(theirs)}`);
-        if (ours.enabled) enabled++;
-      }
+/** Where the engine and the SDK disagree on the flags for the contexts, and how many answers were on. */
+function compare(flags: FeatureInput[], contexts: EvaluationContext[]) {
+  // Compiled here, in the test, so that a compiler that throws fails it (mutation testing counts only failed tests).
+  const compiled = compileFlags(flags, segments);
+  const client = new SdkClient(
+    { getToggle: (name: string) => flags.find((f) => f.name === name), getSegment: (id: number) => segments.find((s) => s.id === id) } as never,
+    defaultStrategies,
+  );
+  client.on('warn', () => {});
+  const differences: string[] = [];
+  let enabled = 0;
+  for (const ctx of contexts) {
+    for (const { name } of flags) {
+      const ours = evaluate(compiled, name, ctx);
+      const sdkEnabled = client.isEnabled(name, ctx as never, () => false);
+      const sdkVariant = client.getVariant(name, ctx as never);
+      const theirs = { enabled: sdkEnabled, name: sdkVariant.name, on: sdkVariant.enabled, payload: sdkVariant.payload, flag: sdkVariant.feature_enabled };
+      const mine = { enabled: ours.enabled, name: ours.variant.name, on: ours.variant.enabled, payload: ours.variant.payload, flag: ours.variant.feature_enabled };
+      if (JSON.stringify(mine) !== JSON.stringify(theirs)) differences.push(`${name} ${JSON.stringify(ctx)}: ${JSON.stringify(mine)} ≠ ${JSON.stringify(theirs)}`);
+      if (ours.enabled) enabled++;
     }
-    expect(differences.slice(0, 5)).toEqual([]);
+  }
+  return { differences: differences.slice(0, 5), enabled };
+}
+
+describe('agreement with the Node SDK', () => {
+  it('gives every flag the same enabled state and variant for 400 random contexts', () => {
+    const contexts = Array.from({ length: 400 }, context);
+    const { differences, enabled } = compare(allFeatures, contexts);
+    expect(differences).toEqual([]);
     // Both outcomes are well represented, so the agreement means something.
-    expect(enabled).toBeGreaterThan(contexts.length * allNames.length * 0.15);
-    expect(enabled).toBeLessThan(contexts.length * allNames.length * 0.85);
+    expect(enabled).toBeGreaterThan(contexts.length * allFeatures.length * 0.15);
+    expect(enabled).toBeLessThan(contexts.length * allFeatures.length * 0.85);
+  });
+
+  it('picks the same variant by remoteAddress for contexts without userId and sessionId', () => {
+    // Flags without strategies, so that only the variants' default stickiness reads the context.
+    const flags = Array.from({ length: 20 }, (_, i) => ({
+      ...allFeatures[0]!,
+      name: `by-address-${i}`,
+      enabled: true,
+      strategies: [],
+      variants: variants(pick([2, 3, 4]), pick([undefined, 'default']), false),
+      dependencies: [],
+    }));
+    const contexts = Array.from({ length: 100 }, () => ({ remoteAddress: `10.0.${Math.floor(random() * 256)}.${Math.floor(random() * 256)}`, properties: {} }));
+    const { differences } = compare(flags, contexts);
+    expect(differences).toEqual([]);
   });
 });
