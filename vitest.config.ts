@@ -3,6 +3,24 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // Every suite runs on the embedded database and, when TEST_DATABASE_URL is set, on PostgreSQL too.
 const databases = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
+// Run once, on the embedded database. The admin UI's tests (tests/ui-*): the UI calls the same API that every other
+// suite already checks on both, and a second browser run would only add to CI's time. Suites where the database plays
+// no part: packaging (the client package, the Dockerfile's steps), the API explorer, and those that start no app of
+// the test's database (the evaluation engine's specification and agreement tests, configuration, the contract's
+// examples, the start without recompiling) — on PostgreSQL they would run the very same code a second time.
+const runOnce = [
+  'tests/ui-*.test.ts',
+  'tests/client-package.test.ts',
+  'tests/dockerfile-steps.test.ts',
+  'tests/docs.test.ts',
+  'tests/client-specification.test.ts',
+  'tests/evaluation-sdk-agreement.test.ts',
+  'tests/evaluation-explain.test.ts',
+  'tests/config.test.ts',
+  'tests/contract-examples.test.ts',
+  'tests/start-without-recompiling.test.ts',
+];
+
 export default defineConfig({
   test: {
     // Most tests wait on the database and on timers, not on the CPU: three files at a time keep both cores busy
@@ -13,13 +31,7 @@ export default defineConfig({
         name: database,
         // tests/postgres/ holds what only PostgreSQL has: several replicas on one database, dropped connections.
         include: database === 'postgres' ? ['tests/*.test.ts', 'tests/postgres/*.test.ts'] : ['tests/*.test.ts'],
-        // The admin UI's tests (tests/ui-*) run once, on the embedded database: the UI calls the same API that every
-        // other suite already checks on both, and a second browser run would only add to CI's time. So do the tests
-        // of packaging (the client package, the Dockerfile's steps), where the database plays no part.
-        exclude:
-          database === 'postgres'
-            ? [...configDefaults.exclude, 'tests/ui-*.test.ts', 'tests/client-package.test.ts', 'tests/dockerfile-steps.test.ts']
-            : configDefaults.exclude,
+        exclude: database === 'postgres' ? [...configDefaults.exclude, ...runOnce] : configDefaults.exclude,
         env: { TEST_DB: database },
         globalSetup: [`tests/support/global-setup-${database}.ts`],
         testTimeout: 30_000,
