@@ -183,4 +183,16 @@ describe('agreement with the Node SDK', () => {
     const { differences } = compare(flags, contexts);
     expect(differences).toEqual([]);
   });
+
+  it('lets IN_CIDR match an address in any one of its ranges', () => {
+    const lists = [['10.0.0.0/8', '2001:db8::/32'], ['1.2.3.4', '10.0.0.0/8'], ['bad', '10.1.2.3'], ['192.168.0.0/16', '10.0.0.0/8', '1.2.3.4']];
+    const flags = lists.map((values, i) => {
+      const cidr = { contextName: 'remoteAddress', operator: 'IN_CIDR' as string, values, caseInsensitive: false, inverted: false };
+      return { ...operatorFlags[0]!, name: `cidr-${i}`, strategies: [{ name: 'default', parameters: {}, constraints: [cidr], variants: [] }] } as FeatureInput;
+    });
+    const contexts = ['10.1.2.3', '1.2.3.4', '2001:db8::1', '192.168.1.1'].map((remoteAddress) => ({ remoteAddress, sessionId: 's1' }));
+    const { differences, enabled } = compare(flags, contexts);
+    expect(differences).toEqual([]);
+    expect(enabled).toBe(8);
+  });
 });
