@@ -35,6 +35,26 @@ const relevant = [
   'tests/feature-search.test.ts',
   'tests/search-filter-grammar.test.ts',
   'tests/favorites.test.ts',
+  // the evaluation engine
+  'tests/client-specification.test.ts',
+  'tests/evaluation-sdk-agreement.test.ts',
+  // SDK deltas and streaming
+  'tests/client-stream-wire.test.ts',
+  // integrations: the URL check, the outbox
+  'tests/addon-private-addresses.test.ts',
+  'tests/addon-delivery-policy.test.ts',
+  'tests/addon-deliveries.test.ts',
+  'tests/addons.test.ts',
+  // change requests: the guard, applying
+  'tests/change-requests.test.ts',
+  'tests/change-request-changes.test.ts',
+  'tests/change-request-bypasses.test.ts',
+  'tests/change-request-guard-coverage.test.ts',
+  'tests/change-request-self-exemption.test.ts',
+  // state import
+  'tests/state-import.test.ts',
+  'tests/state-import-invalid.test.ts',
+  'tests/state-import-keep-drop.test.ts',
 ];
 
 const include = process.env.MUTATE_TESTS ? process.env.MUTATE_TESTS.split(',') : relevant;
