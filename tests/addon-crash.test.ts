@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { databaseKind, filePostgresDatabase } from './support/app.js';
 import { until } from './support/fixtures.js';
 import { startReceiver } from './support/receiver.js';
-import { healthy, listeningAt, startService } from './support/service-process.js';
+import { healthy, listeningAt, SERVICE_PROCESS_TEST_TIMEOUT, startService } from './support/service-process.js';
 
 const adminToken = `*:*.crash${randomBytes(20).toString('hex')}`;
 
@@ -21,7 +21,7 @@ async function send(base: string, method: string, route: string, body?: object) 
   return response.json();
 }
 
-describe('a crash while delivering', () => {
+describe('a crash while delivering', { timeout: SERVICE_PROCESS_TEST_TIMEOUT }, () => {
   it('kill -9 with one delivery in flight and nine waiting: a new instance on the same database delivers all ten', async () => {
     const database: Record<string, string> = databaseKind === 'postgres' ? { DATABASE_URL: await filePostgresDatabase() } : { DATA_DIR: await mkdtemp(path.join(tmpdir(), 'flag-crash-')) };
     const env = {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { databaseKind, filePostgresDatabase } from './support/app.js';
 import { listeningOn } from '../server/listening.js';
-import { listeningAt, startService, waitFor } from './support/service-process.js';
+import { listeningAt, SERVICE_PROCESS_TEST_TIMEOUT, startService, waitFor } from './support/service-process.js';
 
 describe('the listening line', () => {
   it('names every address bound, IPv6 ones in brackets, and a URL to open: localhost for a wildcard address', () => {
@@ -20,7 +20,7 @@ describe('the listening line', () => {
   });
 });
 
-describe('npm start', () => {
+describe('npm start', { timeout: SERVICE_PROCESS_TEST_TIMEOUT }, () => {
   it('serves /health, prints an admin token once that lists simple, and stops cleanly on SIGTERM', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'flag-start-'));
     const database: Record<string, string> = databaseKind === 'postgres' ? { DATABASE_URL: await filePostgresDatabase() } : { DATA_DIR: dataDir };

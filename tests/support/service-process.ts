@@ -28,6 +28,13 @@ export function startService(env: Record<string, string>): Started {
   return started;
 }
 
+/**
+ * A test that starts a whole service process: its start (a new embedded database, migrations) and its stop take
+ * seconds alone and several times that while the rest of the suite shares the two cores, so it may wait as long as
+ * `waitFor` does, and stop after.
+ */
+export const SERVICE_PROCESS_TEST_TIMEOUT = 120_000;
+
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
