@@ -27,4 +27,4 @@ VOLUME ["/app/data"]
 EXPOSE 4242
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || process.env.HTTP_PORT || 4242}/health`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # As `npm run serve`: the build as it is, never rebuilt; node itself receives docker stop's SIGTERM.
-CMD ["node", "--max-semi-space-size=8", "--liftoff-only", "--expose-gc", "dist/server/main.js"]
+CMD ["node", "--max-semi-space-size=8", "--liftoff-only", "--expose-gc", "dist/app/main.js"]

@@ -344,7 +344,7 @@ export const users = pgTable(
     name: text('name'),
     username: text('username'),
     email: text('email'),
-    /** `scrypt$<N>$<salt hex>$<key hex>` (see server/passwords.ts); null for users who cannot log in with a password. */
+    /** `scrypt$<N>$<salt hex>$<key hex>` (see domain/access/passwords.ts); null for users who cannot log in with a password. */
     passwordHash: text('password_hash'),
     imageUrl: text('image_url'),
     rootRoleId: integer('root_role_id')

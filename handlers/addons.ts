@@ -1,14 +1,14 @@
 import { desc, eq, inArray } from 'drizzle-orm';
 import type { components } from '../generated/api.js';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import { integrationConfig } from '../server/config.js';
-import { badRequest, notFound } from '../server/errors.js';
-import type { RecordEvent } from '../server/events.js';
-import { checkParameters, MASK } from '../server/integrations/addon-parameters.js';
-import { isSensitive, providerNamed, providers } from '../server/integrations/providers.js';
-import { toEvent } from './events.js';
+import { integrationConfig } from '../kernel/config.js';
+import { badRequest, notFound } from '../kernel/errors.js';
+import type { RecordEvent } from '../domain/events/event-log.js';
+import { checkParameters, MASK } from '../domain/integrations/addon-parameters.js';
+import { isSensitive, providerNamed, providers } from '../domain/integrations/providers.js';
+import { toEvent } from '../domain/events/event-view.js';
 
 type UpsertAddon = components['schemas']['UpsertAddon'];
 type AddonRow = typeof t.addons.$inferSelect;

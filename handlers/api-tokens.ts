@@ -1,10 +1,10 @@
 import { asc, eq, inArray } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import { holds, type Caller, type PermissionName, type TokenKind } from '../server/caller.js';
-import { badRequest, forbidden, notFound } from '../server/errors.js';
-import { ALL, hashSecret, newSecret, type TokenRow } from '../server/tokens.js';
+import { holds, type Caller, type PermissionName, type TokenKind } from '../shared/caller.js';
+import { badRequest, forbidden, notFound } from '../kernel/errors.js';
+import { ALL, hashSecret, newSecret, type TokenRow } from '../domain/access/tokens.js';
 
 /** The permission each kind of token needs to be read, created or deleted. ADMIN satisfies all. */
 const permissionFor: Record<'read' | 'create' | 'delete', Record<TokenKind, PermissionName>> = {

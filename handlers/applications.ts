@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, gte, inArray } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import { notFound } from '../server/errors.js';
-import { requireFeature } from './feature-view.js';
+import { notFound } from '../kernel/errors.js';
+import { requireFeature } from '../domain/flags/feature-view.js';
 
 /** How far back the raw usage of a flag goes. */
 const USAGE_WINDOW_MS = 48 * 3_600_000;

@@ -1,35 +1,32 @@
 // Change requests: configuration per project environment, drafts of proposed changes, review, and application.
 import { and, asc, count, eq } from 'drizzle-orm';
 import { isDeepStrictEqual } from 'node:util';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import { authorize } from '../server/auth.js';
-import { holds } from '../server/caller.js';
-import { requireMayLoosen } from '../server/change-request-exemption.js';
-import type { HandlerContext } from '../server/context.js';
-import { badRequest, conflict, forbidden, notFound } from '../server/errors.js';
-import type { EventType, RecordEvent } from '../server/events.js';
-import { actionRules, applyChangeList, withinTransaction } from './change-request-actions.js';
-import { strategySnapshots } from './change-request-schedule.js';
+import { authorize } from '../domain/access/auth.js';
+import { holds } from '../shared/caller.js';
+import { requireMayLoosen } from '../domain/change-requests/exemption.js';
+import type { HandlerContext } from '../domain/handler-context.js';
+import { badRequest, conflict, forbidden, notFound } from '../kernel/errors.js';
+import type { RecordEvent } from '../domain/events/event-log.js';
+import { applyChangeRequest, eventOf, moveTo, summary } from '../domain/change-requests/apply.js';
+import { actionRules } from '../domain/change-requests/actions.js';
+import { strategySnapshots } from '../domain/change-requests/schedule.js';
 import {
-  changesOf,
-  describeChangeRequest,
-  listChangeRequests,
-  requireChangeRequest,
-  requireState,
-  requireUser,
-  actorId,
-  type ChangeRequestRow,
-} from './change-request-view.js';
-import { handlers } from './index.js';
-import { requireActiveFeature } from './feature-view.js';
-import { requireProject, requireProjectEnvironment } from './lookups.js';
+changesOf,
+describeChangeRequest,
+listChangeRequests,
+requireChangeRequest,
+requireState,
+requireUser,
+actorId,
+type ChangeRequestRow,
+} from '../domain/change-requests/view.js';
+import { requireActiveFeature } from '../domain/flags/feature-view.js';
+import { requireProject, requireProjectEnvironment } from '../domain/lookups.js';
 
 type ChangeInput = { feature: string; action: keyof typeof actionRules; payload: Record<string, unknown> | unknown[] };
-
-const eventOf = (row: ChangeRequestRow) => ({ project: row.project, environment: row.environment });
-const summary = (row: ChangeRequestRow) => ({ id: row.id, title: row.title, state: row.state });
 
 async function settingsOf(db: Db, project: string, environment: string, options: { forUpdate?: boolean } = {}) {
   const query = db
@@ -58,20 +55,6 @@ function requireAuthor(context: HandlerContext, row: ChangeRequestRow, doing: st
 
 const mayApprove = (context: HandlerContext, row: ChangeRequestRow) =>
   holds(context.caller, 'APPROVE_CHANGE_REQUEST', { project: row.project, environment: row.environment });
-
-/** Moves the request to `state` and records `type`. */
-async function moveTo(tx: Db, record: RecordEvent, row: ChangeRequestRow, state: ChangeRequestRow['state'], type: EventType, extra: Partial<ChangeRequestRow> = {}) {
-  const [after] = await tx.update(t.changeRequests).set({ state, ...extra }).where(eq(t.changeRequests.id, row.id)).returning();
-  await record({ type, ...eventOf(row), data: summary(after!), preData: summary(row) });
-  return after!;
-}
-
-/** Applies every change of the request in the caller's transaction, then marks it applied. */
-export async function applyChangeRequest(tx: Db, record: RecordEvent, context: Omit<HandlerContext, 'db' | 'change'>, row: ChangeRequestRow) {
-  const changes = await changesOf(tx, row.id);
-  await applyChangeList(handlers, { projectId: row.project, environment: row.environment }, changes, withinTransaction(context, tx, record));
-  return moveTo(tx, record, row, 'Applied', 'change-request-applied');
-}
 
 async function review(tx: Db, record: RecordEvent, context: HandlerContext, row: ChangeRequestRow, kind: 'approval' | 'rejection', comment: string | undefined) {
   requireState(row, ['In review'], kind === 'approval' ? 'be approved' : 'be rejected');

@@ -1,11 +1,11 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { union } from 'drizzle-orm/pg-core';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { components } from '../generated/api.js';
 import type { Db } from '../db/connect.js';
-import type { RecordEvent } from '../server/events.js';
+import type { RecordEvent } from '../domain/events/event-log.js';
 import * as t from '../db/schema.js';
-import { badRequest, conflict, nameExists, notFound } from '../server/errors.js';
+import { badRequest, conflict, nameExists, notFound } from '../kernel/errors.js';
 
 type FieldRow = typeof t.contextFields.$inferSelect;
 type LegalValue = components['schemas']['LegalValue'];

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import { badRequest, notFound } from '../server/errors.js';
-import { requireActiveFeature, requireFeature } from './feature-view.js';
-import { requireProject } from './lookups.js';
+import { badRequest, notFound } from '../kernel/errors.js';
+import { requireActiveFeature, requireFeature } from '../domain/flags/feature-view.js';
+import { requireProject } from '../domain/lookups.js';
 
 /** Whether `ancestor` is `start` or one of its parents, grandparents… */
 async function dependsOn(db: Db, start: string, ancestor: string): Promise<boolean> {

@@ -1,13 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import type { components } from '../generated/api.js';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import type { RecordEvent } from '../server/events.js';
-import { assertMatchesSchema } from '../server/schema-check.js';
-import { resolveTarget, type Target } from './feature-strategies.js';
-import { applyJsonPatch } from './json-patch.js';
-import { normalizeVariants } from './strategy-rules.js';
+import type { RecordEvent } from '../domain/events/event-log.js';
+import { assertMatchesSchema } from '../kernel/schema-check.js';
+import { resolveTarget, type Target } from '../domain/flags/strategy-target.js';
+import { applyJsonPatch } from '../kernel/json-patch.js';
+import { normalizeVariants } from '../domain/flags/strategy-rules.js';
 
 type Variant = components['schemas']['Variant'];
 

@@ -1,11 +1,11 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import { conflict, nameExists } from '../server/errors.js';
+import { conflict, nameExists } from '../kernel/errors.js';
 import { builtInEnvironmentGrants } from '../db/default-permissions.js';
-import { attachEnvironments } from './projects.js';
-import { requireEnvironment } from './lookups.js';
+import { attachEnvironments } from '../domain/projects/environments.js';
+import { requireEnvironment } from '../domain/lookups.js';
 
 type EnvironmentRow = typeof t.environments.$inferSelect;
 

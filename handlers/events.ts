@@ -1,26 +1,10 @@
 import { count, desc, eq } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import * as t from '../db/schema.js';
+import { toEvent } from '../domain/events/event-view.js';
 
 /** Events listed when no project is asked for. */
 const RECENT_EVENTS = 100;
-
-export type EventRow = typeof t.events.$inferSelect;
-
-/** An event row as the contract shows it. */
-export const toEvent = (row: EventRow) => ({
-  id: row.id,
-  createdAt: row.createdAt.toISOString(),
-  type: row.type,
-  createdBy: row.createdBy,
-  createdByUserId: row.createdByUserId,
-  environment: row.environment,
-  project: row.project,
-  featureName: row.featureName,
-  data: row.data as Record<string, unknown> | null,
-  preData: row.preData as Record<string, unknown> | null,
-  tags: row.tags,
-});
 
 export const eventHandlers = {
   async getEvents({ query }, { db }) {

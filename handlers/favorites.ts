@@ -1,14 +1,12 @@
 // A user's favourite flags and projects: search ranks favourite flags first when asked, and the answers that show a
 // flag or a project say whether the caller marked it.
 import { and, eq } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
-import type { Db } from '../db/connect.js';
-import { isAnyOf } from '../db/any-of.js';
+import type { Handlers } from '../domain/handler-context.js';
 import * as t from '../db/schema.js';
-import { userIdOf, type Caller } from '../server/caller.js';
-import { badRequest } from '../server/errors.js';
-import { requireActiveFeature } from './feature-view.js';
-import { requireProject } from './lookups.js';
+import { userIdOf, type Caller } from '../shared/caller.js';
+import { badRequest } from '../kernel/errors.js';
+import { requireActiveFeature } from '../domain/flags/feature-view.js';
+import { requireProject } from '../domain/lookups.js';
 
 function favoringUser(caller: Caller): number {
   const userId = userIdOf(caller);
@@ -17,22 +15,6 @@ function favoringUser(caller: Caller): number {
 }
 
 /** Which of the flags the user marked as favourites (none for callers that are not users). */
-export async function favoriteFlagsAmong(db: Db, names: string[], userId: number | undefined): Promise<Set<string>> {
-  if (userId === undefined || names.length === 0) return new Set();
-  const rows = await db
-    .select({ name: t.favoriteFeatures.featureName })
-    .from(t.favoriteFeatures)
-    .where(and(eq(t.favoriteFeatures.userId, userId), isAnyOf(t.favoriteFeatures.featureName, names)));
-  return new Set(rows.map((r) => r.name));
-}
-
-/** The projects the user marked as favourites (none for callers that are not users). */
-export async function favoriteProjectsOf(db: Db, userId: number | undefined): Promise<Set<string>> {
-  if (userId === undefined) return new Set();
-  const rows = await db.select({ project: t.favoriteProjects.project }).from(t.favoriteProjects).where(eq(t.favoriteProjects.userId, userId));
-  return new Set(rows.map((r) => r.project));
-}
-
 export const favoriteHandlers = {
   async favoriteFeature({ params }, { caller, change }) {
     const userId = favoringUser(caller);

@@ -1,16 +1,16 @@
 import { and, count, gte, sql } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import { isAnyOf } from '../db/any-of.js';
 import { prepared } from '../db/prepared.js';
 import * as t from '../db/schema.js';
-import { describeFeatures, type FeatureRow } from './feature-view.js';
-import { present } from './present.js';
-import { describeUser } from './user-records.js';
-import { userIdOf } from '../server/caller.js';
-import { favoriteFlagsAmong } from './favorites.js';
-import { currentStages } from './lifecycle.js';
-import { pageOf, searchConditions, searchOrder } from './search-filters.js';
+import { describeFeatures, type FeatureRow } from '../domain/flags/feature-view.js';
+import { present } from '../kernel/present.js';
+import { describeUser } from '../domain/access/user-records.js';
+import { userIdOf } from '../shared/caller.js';
+import { favoriteFlagsAmong } from '../domain/flags/favorites.js';
+import { currentStages } from '../domain/flags/lifecycle.js';
+import { pageOf, searchConditions, searchOrder } from '../domain/flags/search-filters.js';
 
 const HOUR_MS = 3_600_000;
 

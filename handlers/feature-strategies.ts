@@ -1,34 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import type { components } from '../generated/api.js';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import type { RecordEvent } from '../server/events.js';
-import { badRequest, notFound } from '../server/errors.js';
-import { assertMatchesSchema } from '../server/schema-check.js';
-import { describeFeature, describeStrategy, requireActiveFeature, segmentsOfStrategies, type FeatureRow } from './feature-view.js';
+import type { RecordEvent } from '../domain/events/event-log.js';
+import { badRequest, notFound } from '../kernel/errors.js';
+import { assertMatchesSchema } from '../kernel/schema-check.js';
+import { describeFeature, describeStrategy, segmentsOfStrategies } from '../domain/flags/feature-view.js';
 import { strategyOrder } from '../db/strategy-order.js';
-import { applyJsonPatch } from './json-patch.js';
-import { enterEnabledStage } from './lifecycle.js';
-import { requireProject, requireProjectEnvironment } from './lookups.js';
-import { normalizeConstraints, normalizeParameters, normalizeVariants } from './strategy-rules.js';
+import { applyJsonPatch } from '../kernel/json-patch.js';
+import { enterEnabledStage } from '../domain/flags/lifecycle.js';
+import { normalizeConstraints, normalizeParameters, normalizeVariants } from '../domain/flags/strategy-rules.js';
+import { resolveTarget, type Target } from '../domain/flags/strategy-target.js';
 
 type StrategyInput = components['schemas']['CreateFeatureStrategy'];
-
-interface Target {
-  feature: FeatureRow;
-  environment: string;
-  defaultStickiness: string;
-}
-
-/** The active flag and the project's environment named by the path; 404 for whichever is missing. */
-async function resolveTarget(db: Db, params: { projectId: string; featureName: string; environment: string }): Promise<Target> {
-  const project = await requireProject(db, params.projectId);
-  const feature = await requireActiveFeature(db, params.projectId, params.featureName);
-  await requireProjectEnvironment(db, params.projectId, params.environment);
-  return { feature, environment: params.environment, defaultStickiness: project.defaultStickiness };
-}
 
 async function strategiesOf(db: Db, target: Target) {
   const rows = await db
@@ -79,7 +65,7 @@ async function linkSegments(tx: Db, strategyId: string, segmentIds: number[]) {
 const eventScope = (target: Target) => ({ featureName: target.feature.name, project: target.feature.project, environment: target.environment });
 
 /** Adds a strategy and records `feature-strategy-add`; returns it as read back. */
-export async function addStrategy(tx: Db, record: RecordEvent, target: Target, input: StrategyInput) {
+async function addStrategy(tx: Db, record: RecordEvent, target: Target, input: StrategyInput) {
   const { columns, segmentIds } = await strategyValues(tx, target, input);
   const [existing] = await tx
     .select({ n: count() })
@@ -220,4 +206,4 @@ export const featureStrategyHandlers = {
   },
 } satisfies Partial<Handlers>;
 
-export { resolveTarget, type Target };
+

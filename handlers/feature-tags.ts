@@ -1,10 +1,10 @@
 import { asc, eq } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import { nameExists, notFound } from '../server/errors.js';
-import { requireFeature } from './feature-view.js';
-import { tagFeature, untagFeature } from './tagging.js';
+import { nameExists, notFound } from '../kernel/errors.js';
+import { requireFeature } from '../domain/flags/feature-view.js';
+import { tagFeature, untagFeature } from '../domain/flags/tagging.js';
 
 async function tagsOf(db: Db, featureName: string) {
   return db

@@ -1,4 +1,4 @@
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import * as t from '../db/schema.js';
 
 /** The order Unleash lists the built-in types in; other types follow by name. */

@@ -1,25 +1,24 @@
 import { and, asc, desc, eq, isNotNull, isNull, or } from 'drizzle-orm';
 import type { components } from '../generated/api.js';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
+import { featureTypeAliases } from '../domain/flags/feature-types.js';
 import * as t from '../db/schema.js';
-import type { RecordEvent } from '../server/events.js';
-import { badRequest, conflict, nameExists, notFound } from '../server/errors.js';
-import { authorize } from '../server/auth.js';
-import { userIdOf } from '../server/caller.js';
-import { assertMatchesSchema } from '../server/schema-check.js';
-import { describeFeature, describeFeatures, featureMetadata, requireActiveFeature, requireFeature, type FeatureRow } from './feature-view.js';
-import { favoriteFlagsAmong } from './favorites.js';
-import { applyJsonPatch } from './json-patch.js';
-import { currentStages, enterStage, leaveStage } from './lifecycle.js';
-import { present } from './present.js';
-import { requireProject } from './lookups.js';
-import { tagFeature } from './tagging.js';
+import type { RecordEvent } from '../domain/events/event-log.js';
+import { badRequest, conflict, nameExists, notFound } from '../kernel/errors.js';
+import { authorize } from '../domain/access/auth.js';
+import { userIdOf } from '../shared/caller.js';
+import { assertMatchesSchema } from '../kernel/schema-check.js';
+import { describeFeature, describeFeatures, featureMetadata, requireActiveFeature, requireFeature, type FeatureRow } from '../domain/flags/feature-view.js';
+import { favoriteFlagsAmong } from '../domain/flags/favorites.js';
+import { applyJsonPatch } from '../kernel/json-patch.js';
+import { currentStages, enterStage, leaveStage } from '../domain/flags/lifecycle.js';
+import { present } from '../kernel/present.js';
+import { requireProject } from '../domain/lookups.js';
+import { tagFeature } from '../domain/flags/tagging.js';
 
 type UpdateFeature = components['schemas']['UpdateFeature'];
 
-/** Other names Unleash accepts for a flag type. */
-export const featureTypeAliases: Record<string, string> = { killswitch: 'kill-switch' };
 
 async function validFeatureType(db: Db, requested: string | undefined): Promise<string | undefined> {
   if (requested === undefined) return undefined;

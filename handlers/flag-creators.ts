@@ -1,8 +1,8 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import * as t from '../db/schema.js';
-import { requireProject } from './lookups.js';
-import { displayName } from './user-records.js';
+import { requireProject } from '../domain/lookups.js';
+import { displayName } from '../domain/access/user-records.js';
 
 export const flagCreatorHandlers = {
   /** Users who created a flag of the project that is not archived; flags created by API tokens have no user row. */

@@ -1,14 +1,15 @@
 // The frontend API: flags evaluated by the service for browser and mobile SDKs, from the flags of the frontend
-// token's environment and projects (server/frontend/compiled.ts), and their metrics counted with the backend SDKs'.
-import type { Handlers, ReplyOf } from '../generated/handlers.js';
-import type { Caller } from '../server/caller.js';
-import type { ClientFeatureCache } from '../server/client-features/cache.js';
-import { ifNoneMatchHolds } from '../server/client-features/negotiate.js';
-import { notFound } from '../server/errors.js';
-import { frontendFlags, type FrontendAnswers } from '../server/frontend/compiled.js';
-import { contextFromBody, contextFromQuery } from '../server/frontend/context.js';
-import type { EvaluationContext } from '../server/evaluation/index.js';
-import { environmentOf, header, plainShape, type Headers } from './client.js';
+// token's environment and projects (domain/frontend/compiled.ts), and their metrics counted with the backend SDKs'.
+import type { ReplyOf } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
+import type { Caller } from '../shared/caller.js';
+import type { ClientFeatureCache } from '../domain/client-features/cache.js';
+import { ifNoneMatchHolds } from '../domain/client-features/negotiate.js';
+import { notFound } from '../kernel/errors.js';
+import { frontendFlags, type FrontendAnswers } from '../domain/frontend/compiled.js';
+import { contextFromBody, contextFromQuery } from '../domain/frontend/context.js';
+import type { EvaluationContext } from '../domain/evaluation/index.js';
+import { environmentOf, header, plainShape, type Headers } from '../domain/client-features/request-shape.js';
 
 /** The flags of the token's environment and projects, compiled (its shape worked out once per caller). */
 function answersFor(caller: Caller, cache: ClientFeatureCache): Promise<FrontendAnswers> {

@@ -1,38 +1,14 @@
 // Groups of users: members hold the group's root role everywhere and its project roles in their projects.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
 import type { components } from '../generated/api.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import type { RecordEvent } from '../server/events.js';
-import { badRequest, nameExists, notFound } from '../server/errors.js';
-import { describeUser } from './user-records.js';
+import type { RecordEvent } from '../domain/events/event-log.js';
+import { badRequest, nameExists } from '../kernel/errors.js';
+import { ROOT_ROLE_TYPES, requireGroup, membersOf, type GroupMember, type GroupRow } from '../domain/access/groups.js';
 
-type GroupRow = typeof t.groups.$inferSelect;
 type UpsertGroup = components['schemas']['UpsertGroup'];
-export type GroupMember = components['schemas']['GroupMember'];
-
-export const ROOT_ROLE_TYPES = ['root', 'root-custom'];
-
-export async function requireGroup(db: Db, id: number): Promise<GroupRow> {
-  const [row] = await db.select().from(t.groups).where(eq(t.groups.id, id));
-  if (!row) throw notFound(`No group with id ${id} exists.`);
-  return row;
-}
-
-/** The members of each group, in the order they joined, in the contract's shape. */
-export async function membersOf(db: Db, groupIds: number[]) {
-  const byGroup = new Map(groupIds.map((id) => [id, [] as GroupMember[]]));
-  if (groupIds.length === 0) return byGroup;
-  const rows = await db
-    .select({ groupId: t.groupUsers.groupId, joinedAt: t.groupUsers.createdAt, createdBy: t.groupUsers.createdBy, user: t.users })
-    .from(t.groupUsers)
-    .innerJoin(t.users, eq(t.users.id, t.groupUsers.userId))
-    .where(inArray(t.groupUsers.groupId, groupIds))
-    .orderBy(asc(t.groupUsers.createdAt), asc(t.users.id));
-  for (const row of rows) byGroup.get(row.groupId)!.push({ joinedAt: row.joinedAt.toISOString(), createdBy: row.createdBy, user: describeUser(row.user) });
-  return byGroup;
-}
 
 const describeGroup = (row: GroupRow, users: GroupMember[]) => ({
   id: row.id,

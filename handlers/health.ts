@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
-import { errorBody } from '../server/errors.js';
+import type { Handlers } from '../domain/handler-context.js';
+import { errorBody } from '../kernel/errors.js';
 
 /** How long /ready waits for the database to answer `select 1`. */
 const READY_TIMEOUT_MS = 1000;

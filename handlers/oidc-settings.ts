@@ -1,11 +1,11 @@
 // OpenID Connect settings, kept as one settings row. The secret is stored but only ever shown masked.
 import { eq } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { components } from '../generated/api.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import { badRequest } from '../server/errors.js';
-import { ROOT_ROLE_TYPES } from './groups.js';
+import { badRequest } from '../kernel/errors.js';
+import { ROOT_ROLE_TYPES } from '../domain/access/groups.js';
 
 type OidcSettings = components['schemas']['SetOidcSettings'];
 

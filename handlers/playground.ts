@@ -1,8 +1,8 @@
 // The playground: what every flag gives a context, and why, for people checking their rules.
-import type { Handlers } from '../generated/handlers.js';
-import { presentFields } from '../server/context-input.js';
-import { contextCombinations, playgroundFeature } from '../server/playground/answers.js';
-import { playgroundFlags, requireScope } from '../server/playground/flags.js';
+import type { Handlers } from '../domain/handler-context.js';
+import { presentFields } from '../domain/evaluation/context-input.js';
+import { contextCombinations, playgroundFeature } from '../domain/playground/answers.js';
+import { playgroundFlags, requireScope } from '../domain/playground/flags.js';
 
 type Projects = string[] | '*' | undefined;
 

@@ -1,15 +1,15 @@
 // Who holds which project roles in a project: users directly, and groups for all their members.
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { components } from '../generated/api.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import { requireMayGrantRoles } from '../server/change-request-exemption.js';
-import { badRequest, notFound } from '../server/errors.js';
-import { membersOf, requireGroup } from './groups.js';
-import { requireProject } from './lookups.js';
-import { present } from './present.js';
-import { describeUser, requireUser } from './user-records.js';
+import { requireMayGrantRoles } from '../domain/change-requests/exemption.js';
+import { badRequest, notFound } from '../kernel/errors.js';
+import { membersOf, requireGroup } from '../domain/access/groups.js';
+import { requireProject } from '../domain/lookups.js';
+import { present } from '../kernel/present.js';
+import { describeUser, requireUser } from '../domain/access/user-records.js';
 
 type RoleType = components['schemas']['Role']['type'];
 

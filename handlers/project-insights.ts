@@ -1,11 +1,11 @@
 // Project insights: flag and activity statistics, health, lead time to production, flag types and members.
 import { and, asc, count, eq, gt, gte, isNull, lte, min, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import { requireProject } from './lookups.js';
-import { isPotentiallyStale } from './search-filters.js';
+import { requireProject } from '../domain/lookups.js';
+import { isPotentiallyStale } from '../domain/flags/search-filters.js';
 
 const DAY_MS = 86_400_000;
 const WINDOW_DAYS = 30;

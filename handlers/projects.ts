@@ -1,12 +1,13 @@
 import { and, asc, count, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import { ROLE } from '../db/default-permissions.js';
 import * as t from '../db/schema.js';
-import { userIdOf } from '../server/caller.js';
-import { badRequest, conflict, nameExists, notFound } from '../server/errors.js';
-import { favoriteProjectsOf } from './favorites.js';
-import { requireEnvironment, requireProject } from './lookups.js';
+import { userIdOf } from '../shared/caller.js';
+import { badRequest, conflict, nameExists, notFound } from '../kernel/errors.js';
+import { favoriteProjectsOf } from '../domain/flags/favorites.js';
+import { requireEnvironment, requireProject } from '../domain/lookups.js';
+import { attachEnvironments } from '../domain/projects/environments.js';
 
 const DEFAULT_PROJECT = 'default';
 
@@ -52,14 +53,6 @@ async function describeProject(db: Db, row: ProjectRow) {
 }
 
 /** Attaches environments to a project, with a disabled row for each of its flags there. */
-export async function attachEnvironments(tx: Db, project: string, environments: string[]) {
-  if (environments.length === 0) return;
-  await tx.insert(t.projectEnvironments).values(environments.map((environment) => ({ project, environment }))).onConflictDoNothing();
-  const flags = await tx.select({ name: t.features.name }).from(t.features).where(eq(t.features.project, project));
-  const rows = flags.flatMap((f) => environments.map((environment) => ({ featureName: f.name, environment })));
-  if (rows.length > 0) await tx.insert(t.featureEnvironments).values(rows).onConflictDoNothing();
-}
-
 export const projectHandlers = {
   async getProjects(_request, { db, caller }) {
     const rows = await db.select().from(t.projects).orderBy(asc(t.projects.createdAt), asc(t.projects.id));

@@ -1,9 +1,9 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { components } from '../generated/api.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import { badRequest, conflict, nameExists, notFound } from '../server/errors.js';
+import { badRequest, conflict, nameExists, notFound } from '../kernel/errors.js';
 
 type RoleRow = typeof t.roles.$inferSelect;
 type RoleType = components['schemas']['Role']['type'];

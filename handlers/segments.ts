@@ -1,10 +1,10 @@
 import { asc, eq, inArray } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { components } from '../generated/api.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import { badRequest, conflict, nameExists, notFound } from '../server/errors.js';
-import { normalizeConstraints } from './strategy-rules.js';
+import { badRequest, conflict, nameExists, notFound } from '../kernel/errors.js';
+import { normalizeConstraints } from '../domain/flags/strategy-rules.js';
 
 type SegmentRow = typeof t.segments.$inferSelect;
 type SegmentInput = components['schemas']['UpsertSegment'];

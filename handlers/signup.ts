@@ -1,12 +1,12 @@
 // Public signup: admins hand out invite links (tokens); whoever holds a usable one creates an account as a Viewer.
 import { randomBytes } from 'node:crypto';
 import { asc, desc, eq, inArray } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import { badRequest, notFound } from '../server/errors.js';
-import { assertPasswordPolicy } from '../server/passwords.js';
-import { describeUser, insertUser } from './user-records.js';
+import { badRequest, notFound } from '../kernel/errors.js';
+import { assertPasswordPolicy } from '../domain/access/passwords.js';
+import { describeUser, insertUser } from '../domain/access/user-records.js';
 
 /**
  * Where the UI's signup page lives. No setting names the service's public address yet, so invite links

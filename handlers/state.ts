@@ -1,9 +1,9 @@
 import { stringify as toYaml } from 'yaml';
-import type { Handlers } from '../generated/handlers.js';
-import { badRequest } from '../server/errors.js';
-import { requireEnvironment } from './lookups.js';
-import { exportV1, exportV2 } from './state-export.js';
-import { checkedDocument, documentOf, importState } from './state-import.js';
+import type { Handlers } from '../domain/handler-context.js';
+import { badRequest } from '../kernel/errors.js';
+import { requireEnvironment } from '../domain/lookups.js';
+import { exportV1, exportV2 } from '../domain/state/export.js';
+import { checkedDocument, documentOf, importState } from '../domain/state/import.js';
 
 /** The environment version 1 documents are about when the query names none, as decisions.md rules. */
 const DEFAULT_ENVIRONMENT = 'development';

@@ -1,9 +1,9 @@
 import { asc, count, eq } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import type { RecordEvent } from '../server/events.js';
-import { badRequest, conflict, nameExists, notFound } from '../server/errors.js';
+import type { RecordEvent } from '../domain/events/event-log.js';
+import { badRequest, conflict, nameExists, notFound } from '../kernel/errors.js';
 
 type StrategyRow = typeof t.strategies.$inferSelect;
 

@@ -1,8 +1,8 @@
 import { asc, count, eq } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import { conflict, nameExists, notFound } from '../server/errors.js';
+import { conflict, nameExists, notFound } from '../kernel/errors.js';
 
 /** The tag type every installation keeps. */
 const BUILT_IN_TAG_TYPE = 'simple';

@@ -1,8 +1,8 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import { badRequest, nameExists, notFound } from '../server/errors.js';
+import { badRequest, nameExists, notFound } from '../kernel/errors.js';
 
 const tagColumns = { type: t.tags.type, value: t.tags.value };
 

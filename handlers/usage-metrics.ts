@@ -1,8 +1,8 @@
 import { Agent, request } from 'undici';
 import type { components } from '../generated/api.js';
-import type { Handlers } from '../generated/handlers.js';
-import { badGateway } from '../server/errors.js';
-import { BUCKET_MS, bucketOf, type RequestCount } from '../server/request-counts.js';
+import type { Handlers } from '../domain/handler-context.js';
+import { badGateway } from '../kernel/errors.js';
+import { BUCKET_MS, bucketOf, type RequestCount } from '../kernel/request-counts.js';
 
 type QueryResult = components['schemas']['PrometheusQueryResult'];
 /** A point as the interface types it: Unix seconds as a string, the rate as a number. */

@@ -1,14 +1,14 @@
 import { and, asc, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import type { components } from '../generated/api.js';
-import type { Handlers } from '../generated/handlers.js';
+import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
-import { badRequest, notFound, unauthorized } from '../server/errors.js';
-import { assertPasswordPolicy, hashPassword, verifyPassword } from '../server/passwords.js';
-import { hashSecret } from '../server/tokens.js';
-import { clearedSessionCookie, endSession, newPersonalTokenSecret, sessionSecretOf, startSession } from '../server/user-auth.js';
-import { likePattern } from './search-filters.js';
-import { assertIdentityFree, describeUser, insertUser, requireUser, userEventData, userIdentity, type UserRow } from './user-records.js';
+import { badRequest, notFound, unauthorized } from '../kernel/errors.js';
+import { assertPasswordPolicy, hashPassword, verifyPassword } from '../domain/access/passwords.js';
+import { hashSecret } from '../domain/access/tokens.js';
+import { clearedSessionCookie, endSession, newPersonalTokenSecret, sessionSecretOf, startSession } from '../domain/access/user-auth.js';
+import { likePattern } from '../domain/flags/search-filters.js';
+import { assertIdentityFree, describeUser, insertUser, requireUser, userEventData, userIdentity, type UserRow } from '../domain/access/user-records.js';
 
 type RootRoleRef = components['schemas']['RootRoleRef'];
 

@@ -3,7 +3,7 @@
 // Run: npx tsx scripts/bench-evaluation.ts
 import { pathToFileURL } from 'node:url';
 import type { components } from '../generated/api.js';
-import { compileFlags, evaluateAll, type EvaluationContext, type FeatureInput, type StrategyInput } from '../server/evaluation/index.js';
+import { compileFlags, evaluateAll, type EvaluationContext, type FeatureInput, type StrategyInput } from '../domain/evaluation/index.js';
 
 type ClientConstraint = components['schemas']['ClientConstraint'];
 

@@ -51,7 +51,7 @@ export interface BenchService {
   close(): Promise<void>;
 }
 
-/** Starts dist/server/main.js (built beforehand) on `port` with a fresh database and an admin token. */
+/** Starts dist/app/main.js (built beforehand) on `port` with a fresh database and an admin token. */
 export async function startBenchService(prefix: string, port: number, env: Record<string, string> = {}): Promise<BenchService> {
   const adminToken = `*:*.bench${randomBytes(16).toString('hex')}`;
   const base = `http://127.0.0.1:${port}`;
@@ -59,7 +59,7 @@ export async function startBenchService(prefix: string, port: number, env: Recor
   const database = env.DATABASE_URL ? undefined : await throwAwayDatabase(prefix);
   const dataDir = await mkdtemp(path.join(tmpdir(), `${prefix}-`));
   const child = startProcess(
-    'dist/server/main.js',
+    'dist/app/main.js',
     {
       PORT: String(port),
       HOST: '127.0.0.1',

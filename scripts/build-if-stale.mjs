@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 /** Written after every successful build; its modification time is the time the build started. */
 const STAMP = path.join('dist', '.built');
 /** What the service starts from: without it there is nothing to run, whatever the stamp says. */
-const ENTRY = path.join('dist', 'server', 'main.js');
+const ENTRY = path.join('dist', 'app', 'main.js');
 /** Held while one build runs: builds asked for together (test files, two starts) run one after the other. */
 const LOCK = path.join('dist', '.building');
 /** A lock without its owner's pid this long is one whose owner died before writing it. */
@@ -98,7 +98,7 @@ export function buildState(root) {
 }
 
 /**
- * The contract as JSON beside the build, with the hash of the YAML it came from: server/contract.ts reads it
+ * The contract as JSON beside the build, with the hash of the YAML it came from: kernel/contract.ts reads it
  * instead of parsing the YAML at every start, as long as the hash matches.
  */
 async function writeContractJson(root) {

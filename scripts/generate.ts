@@ -30,7 +30,7 @@ interface OperationEntry {
 }
 
 /**
- * The rules x-change-request may name; server/change-request-guard.ts has one for each. Where the operation writes:
+ * The rules x-change-request may name; domain/change-requests/guard.ts has one for each. Where the operation writes:
  * `environment`, the path's environment of the project (flag writes there); `project`, every environment of the
  * project (dependencies); `enabled-flag`, the environments where one of the flags, or a flag depending on one, is on
  * (archiving); `archived-flag`, the same for archived flags, whose revival or deletion cannot be proposed;
@@ -100,7 +100,6 @@ function handlersModule(table: Record<string, OperationEntry>): string {
   const preSerialized = ids.filter((id) => table[id]!.preSerialized);
   return `${header}
 import type { operations } from './api.js';
-import type { HandlerContext } from '../server/context.js';
 
 type JsonContent<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
 type Present<T> = [NonNullable<T>] extends [never] ? undefined : NonNullable<T>;
@@ -132,11 +131,12 @@ export type ReplyOf<Id extends keyof operations> = {
   };
 }[keyof operations[Id]['responses']];
 
-export type Handler<Id extends keyof operations> = (request: RequestOf<Id>, context: HandlerContext) => Promise<ReplyOf<Id>>;
+/** A handler, given the context the service hands every handler (domain/handler-context.ts names it). */
+export type HandlerWith<Id extends keyof operations, Context> = (request: RequestOf<Id>, context: Context) => Promise<ReplyOf<Id>>;
 
 /** Every operation of the contract must have exactly this handler. */
-export interface Handlers {
-${ids.map((id) => `  ${id}: Handler<'${id}'>;`).join('\n')}
+export interface HandlersWith<Context> {
+${ids.map((id) => `  ${id}: HandlerWith<'${id}', Context>;`).join('\n')}
 }
 `;
 }

@@ -59,7 +59,7 @@ async function stop(child: ChildProcess) {
 /** Milliseconds from spawning the service to its first 200 on /health, and its memory after idling. */
 async function startOnce(env: Record<string, string>, options: string[]): Promise<{ startMs: number; startCpuS: number; mainThreadCpuS: number; idle: Memory }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...options, 'dist/server/main.js'], {
+  const child = spawn(process.execPath, [...options, 'dist/app/main.js'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -95,7 +95,7 @@ async function main() {
     const first = await startOnce(env, options);
     const results = [];
     for (let i = 0; i < runs; i++) results.push(await startOnce(env, options));
-    console.log(`database: ${database ? 'PostgreSQL' : 'embedded PGlite'}; node ${options.join(' ')} dist/server/main.js; idle ${idleSeconds} s`);
+    console.log(`database: ${database ? 'PostgreSQL' : 'embedded PGlite'}; node ${options.join(' ')} dist/app/main.js; idle ${idleSeconds} s`);
     console.log(`first start (creates the database): ${first.startMs.toFixed(0)} ms to /health, RSS ${first.idle.rssMb.toFixed(0)} MB idle`);
     console.log(`start on the existing database, ${runs} runs:`);
     console.log(`  to the first 200 on /health (ms): ${summary(results.map((r) => r.startMs), 0)}`);

@@ -7,8 +7,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
-import { buildApp } from '../server/app.js';
-import { configFromEnv } from '../server/config.js';
+import { buildApp } from '../app/app.js';
+import { configFromEnv } from '../kernel/config.js';
 
 const OUTAGE_MS = Number(process.argv[2] ?? 5000);
 const bin = path.join('/usr/lib/postgresql', readdirSync('/usr/lib/postgresql').sort().at(-1)!, 'bin');

@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { operationTable } from '../generated/operations.js';
 import * as t from '../db/schema.js';
-import { hashSecret } from '../server/tokens.js';
+import { hashSecret } from '../domain/access/tokens.js';
 import { call, expectError, startTestApp, type RawResponse, type TestApp } from './support/app.js';
 import { contract, flatten, resolve, validatorOf, type Schema } from './support/contract.js';
 

@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../server/app.js';
-import { configFromEnv } from '../server/config.js';
+import { buildApp } from '../app/app.js';
+import { configFromEnv } from '../kernel/config.js';
 import { call, databaseKind, startTestApp, type TestApp } from './support/app.js';
 
 // The admin user is made at the first start only. A later start on a database that has users, even when none

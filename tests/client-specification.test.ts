@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileFlags, evaluate } from '../server/evaluation/index.js';
+import { compileFlags, evaluate } from '../domain/evaluation/index.js';
 import { specFiles, specState } from './support/client-specification.js';
 
 // Unleash's public client specification: every test of every file its index lists, through the engine.

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../server/config.js';
+import { configFromEnv } from '../kernel/config.js';
 
 const scratch = await mkdtemp(path.join(tmpdir(), 'flag-config-'));
 afterAll(() => rm(scratch, { recursive: true, force: true }));
@@ -12,7 +12,7 @@ afterAll(() => rm(scratch, { recursive: true, force: true }));
 /** Runs the service's entry point with only `env` (plus PATH) and returns how it ended. */
 function start(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts'], {
       env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

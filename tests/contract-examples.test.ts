@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { makeAjv } from '../server/validation.js';
+import { makeAjv } from '../kernel/validation.js';
 
 type Schema = Record<string, any>;
 type Contract = { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, Schema> } };

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { DataDirInUseError, lockDataDir, type LockOptions } from '../db/data-dir-lock.js';
-import { buildApp } from '../server/app.js';
-import { configFromEnv } from '../server/config.js';
+import { buildApp } from '../app/app.js';
+import { configFromEnv } from '../kernel/config.js';
 import { databaseKind } from './support/app.js';
 
 const scratch = await mkdtemp(path.join(tmpdir(), 'flag-lock-'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { components } from '../generated/api.js';
-import { compileFlags, evaluate, explain, type FeatureInput, type StrategyInput } from '../server/evaluation/index.js';
+import { compileFlags, evaluate, explain, type FeatureInput, type StrategyInput } from '../domain/evaluation/index.js';
 import { specFiles, specState } from './support/client-specification.js';
 
 // The playground's view of an evaluation: every strategy, constraint and segment with its own result.

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { components } from '../generated/api.js';
-import { compileFlags, evaluate, type EvaluationContext, type FeatureInput } from '../server/evaluation/index.js';
+import { compileFlags, evaluate, type EvaluationContext, type FeatureInput } from '../domain/evaluation/index.js';
 
 // Beyond the specification's examples: the engine and the Node SDK's own client.js, given the same random
 // flags (every built-in strategy, every operator, segments, both kinds of variants, overrides, dependencies)

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../server/config.js';
+import { configFromEnv } from '../kernel/config.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { adminJson, newApiToken, until } from './support/fixtures.js';
 import { enabledNames, flagPath, flagWith, frontendGet } from './support/frontend.js';

@@ -2,8 +2,8 @@
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../server/logging.js';
-import type { AppConfig } from '../server/config.js';
+import { createLogger } from '../kernel/logging.js';
+import type { AppConfig } from '../kernel/config.js';
 import { call, startTestApp, type TestApp } from './support/app.js';
 
 let app: TestApp;

@@ -3,7 +3,7 @@
 // login.test.ts).
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../server/config.js';
+import { configFromEnv } from '../kernel/config.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { sessionCookieOf } from './support/sessions.js';
 import { createUser, USER_PASSWORD } from './support/users.js';

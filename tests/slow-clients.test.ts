@@ -1,7 +1,7 @@
 import net from 'node:net';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpTimeouts } from '../server/http-timeouts.js';
+import { httpTimeouts } from '../app/http-timeouts.js';
 import { call, startTestApp, type TestApp } from './support/app.js';
 
 const REQUEST_TIMEOUT_MS = 1000;

@@ -12,8 +12,8 @@ import { parse } from 'yaml';
 const script = path.resolve('scripts/build-if-stale.mjs');
 let root: string;
 
-/** A project with one source file and a build that writes dist/server/main.js and counts its runs. */
-async function makeProject(build = `node -e "const fs=require('fs');fs.mkdirSync('dist/server',{recursive:true});fs.writeFileSync('dist/server/main.js','');fs.appendFileSync('builds','x')"`) {
+/** A project with one source file and a build that writes dist/app/main.js and counts its runs. */
+async function makeProject(build = `node -e "const fs=require('fs');fs.mkdirSync('dist/app',{recursive:true});fs.writeFileSync('dist/app/main.js','');fs.appendFileSync('builds','x')"`) {
   root = await mkdtemp(path.join(tmpdir(), 'flag-freshness-'));
   await mkdir(path.join(root, 'scripts'));
   await mkdir(path.join(root, 'server'));
@@ -29,7 +29,7 @@ async function makeProject(build = `node -e "const fs=require('fs');fs.mkdirSync
   await writeFile(path.join(root, 'tests', 'a.test.ts'), 'export {};\n');
   // Every input a minute in the past, so that a build made now is clearly newer.
   const past = Date.now() / 1000 - 60;
-  for (const file of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.client.json', 'server/main.ts', 'client/index.ts', 'tests/a.test.ts']) {
+  for (const file of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.client.json', 'app/main.ts', 'client/index.ts', 'tests/a.test.ts']) {
     await utimes(path.join(root, file), past, past);
   }
 }
@@ -76,7 +76,7 @@ describe('npm start compiles only when the sources changed', () => {
 
   it('builds again when a source file is newer than the last build', async () => {
     run();
-    await editedAfterTheBuild('server/main.ts');
+    await editedAfterTheBuild('app/main.ts');
     expect(run('--check')).toMatchObject({ status: 1, output: expect.stringContaining(`${path.join('server', 'main.ts')} changed since the last build`) });
     expect(run().status).toBe(0);
     expect(await builds()).toBe(2);
@@ -92,7 +92,7 @@ describe('npm start compiles only when the sources changed', () => {
   it("counts the admin UI's page and styles, and builds again when its built page is gone", async () => {
     await rm(root, { recursive: true, force: true });
     await makeProject(
-      `node -e "const fs=require('fs');for(const d of ['dist/server','dist/ui'])fs.mkdirSync(d,{recursive:true});fs.writeFileSync('dist/server/main.js','');fs.writeFileSync('dist/ui/index.html','');fs.appendFileSync('builds','x')"`,
+      `node -e "const fs=require('fs');for(const d of ['dist/app','dist/ui'])fs.mkdirSync(d,{recursive:true});fs.writeFileSync('dist/app/main.js','');fs.writeFileSync('dist/ui/index.html','');fs.appendFileSync('builds','x')"`,
     );
     await mkdir(path.join(root, 'ui'));
     await writeFile(path.join(root, 'tsconfig.ui.json'), JSON.stringify({ include: ['ui'] }));
@@ -138,7 +138,7 @@ describe('npm start compiles only when the sources changed', () => {
 
 describe('builds asked for at the same time', () => {
   /** A build that takes a second, so that the runs overlap. */
-  const slowBuild = `node -e "const fs=require('fs');fs.appendFileSync('builds','x');Atomics.wait(new Int32Array(new SharedArrayBuffer(4)),0,0,1000);fs.mkdirSync('dist/server',{recursive:true});fs.writeFileSync('dist/server/main.js','')"`;
+  const slowBuild = `node -e "const fs=require('fs');fs.appendFileSync('builds','x');Atomics.wait(new Int32Array(new SharedArrayBuffer(4)),0,0,1000);fs.mkdirSync('dist/app',{recursive:true});fs.writeFileSync('dist/app/main.js','')"`;
 
   it('build once: the runs that waited find dist/ up to date', async () => {
     await rm(root, { recursive: true, force: true });

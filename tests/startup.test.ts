@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { databaseKind, filePostgresDatabase } from './support/app.js';
-import { listeningOn } from '../server/listening.js';
+import { listeningOn } from '../app/listening.js';
 import { listeningAt, SERVICE_PROCESS_TEST_TIMEOUT, startService, waitFor } from './support/service-process.js';
 
 describe('the listening line', () => {

@@ -1,7 +1,7 @@
 // The admin UI's constraint value inputs (ui/src/lib/constraints.ts): each operator gets the input its value
 // needs, and what the editor accepts is what the service accepts.
 import { describe, expect, it } from 'vitest';
-import { normalizeConstraint } from '../handlers/strategy-rules.js';
+import { normalizeConstraint } from '../domain/flags/strategy-rules.js';
 import {
   constraintBody,
   constraintProblem,

@@ -1,7 +1,7 @@
 // The admin UI's variant weight balancing (ui/src/lib/variants.ts): what the editor shows while one types is
 // what the service stores, and what it would refuse is said before sending.
 import { describe, expect, it } from 'vitest';
-import { normalizeVariants } from '../handlers/strategy-rules.js';
+import { normalizeVariants } from '../domain/flags/strategy-rules.js';
 import { balanceVariants, percent, variantsBody, variantsProblem, weightOfPercent, type Variant } from '../ui/src/lib/variants.js';
 
 const variable = (name: string): Variant => ({ name, weightType: 'variable', weight: 0 });

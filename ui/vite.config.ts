@@ -1,4 +1,4 @@
-// The admin UI's build: `npm run build:ui` (part of `npm run build`) writes dist/ui, which server/ui.ts serves.
+// The admin UI's build: `npm run build:ui` (part of `npm run build`) writes dist/ui, which app/ui.ts serves.
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type BuiltApp } from '../../server/app.js';
-import { configFromEnv } from '../../server/config.js';
+import { buildApp, type BuiltApp } from '../../app/app.js';
+import { configFromEnv } from '../../kernel/config.js';
 import { filePostgresDatabase } from '../support/app.js';
 
 // A role whose password holds every character that means something in a URL: built into a URL without

@@ -6,8 +6,8 @@ import { request } from 'undici';
 import { afterAll, inject } from 'vitest';
 // The client's source: `flag-service/client` resolves to the built copy in dist/ outside TypeScript's own checks.
 import { createClient, type ServiceClient } from '../../client/index.js';
-import { buildApp } from '../../server/app.js';
-import type { AppConfig, AuthType } from '../../server/config.js';
+import { buildApp } from '../../app/app.js';
+import type { AppConfig, AuthType } from '../../kernel/config.js';
 import type { DatabaseConfig, Db } from '../../db/connect.js';
 import { databaseUrl } from './postgres.js';
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { components } from '../../generated/api.js';
-import type { EvaluationContext, FeatureInput } from '../../server/evaluation/index.js';
+import type { EvaluationContext, FeatureInput } from '../../domain/evaluation/index.js';
 
 type ClientConstraint = components['schemas']['ClientConstraint'];
 type ClientSegment = components['schemas']['ClientSegment'];

@@ -1,4 +1,4 @@
-// The service as its own process (`server/main.ts`), for what only a real process shows: start, stop, kill -9.
+// The service as its own process (`app/main.ts`), for what only a real process shows: start, stop, kill -9.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll } from 'vitest';
 
@@ -16,7 +16,7 @@ afterAll(async () => {
 /** Starts the service with `env` over this process's environment; killed after the file if still running. */
 export function startService(env: Record<string, string>): Started {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts'], {
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

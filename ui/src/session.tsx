@@ -4,7 +4,7 @@ import { createContext, useContext, type ReactNode } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { components } from '../../generated/api.js';
 import type { OperationId } from '../../generated/operations.js';
-import type { Caller, PermissionScope } from '../../server/caller.js';
+import type { Caller, PermissionScope } from '../../shared/caller.js';
 import { api, ApiError, ok } from './api';
 import { callerOfCurrentUser, can, canSomewhere, unauthenticatedAdmin } from './lib/permissions.js';
 

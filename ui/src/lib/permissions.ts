@@ -1,9 +1,9 @@
-// What the signed-in user may do, decided by the service's own check (server/caller.ts) over the permissions
+// What the signed-in user may do, decided by the service's own check (shared/caller.ts) over the permissions
 // GET /api/admin/user answers and the permission each operation declares in the contract (x-permission): a
 // control is offered exactly when the service would accept the call.
 import type { components } from '../../../generated/api.js';
 import { operationTable, type OperationId } from '../../../generated/operations.js';
-import { holdsAny, type Caller, type PermissionScope, type RequiredPermission } from '../../../server/caller.js';
+import { holdsAny, type Caller, type PermissionScope, type RequiredPermission } from '../../../shared/caller.js';
 
 type CurrentUser = components['schemas']['CurrentUser'];
 

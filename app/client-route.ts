@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { operationTable } from '../generated/operations.js';
+import type { Handlers } from '../domain/handler-context.js';
+import { clientQuery, heldEtag } from '../domain/client-features/request-shape.js';
+import { authenticate, authorize } from '../domain/access/auth.js';
+import type { ClientFeatureCache } from '../domain/client-features/cache.js';
+import type { AuthType } from '../kernel/config.js';
+import type { HandlerContext } from '../domain/handler-context.js';
+import { sendResult, type AnyHandler } from './handler-adapter.js';
+import { toErrorReply } from '../kernel/errors.js';
+import type { ServiceMetrics } from '../kernel/prometheus.js';
+import type { TokenCache } from '../domain/access/token-cache.js';
+
+const isEmpty = (query: unknown) => {
+  for (const _ in query as object) return false;
+  return true;
+};
+
+
+/**
+ * GET /api/client/features outside the generic pipeline. Every running SDK polls it, so it runs no
+ * hooks, no schema validation and no per-request logger: it authenticates and authorizes the same way
+ * as every other operation (401 → 403) and calls the contract's typed handler. The filters need no
+ * validation: a malformed one matches no flag.
+ */
+export function registerClientFeaturesRoute(
+  app: FastifyInstance,
+  tokens: TokenCache,
+  authType: AuthType,
+  handler: Handlers['getClientFeatures'],
+  context: (request: FastifyRequest) => HandlerContext,
+  clientFeatures: ClientFeatureCache,
+  metrics: ServiceMetrics,
+): void {
+  const operation = operationTable.getClientFeatures;
+  const run = handler as AnyHandler;
+  app.get(operation.path, async (request, reply) => {
+    // Timed here, not by hooks: one clock read and one labelled observation per poll.
+    const start = performance.now();
+    let status: number | undefined;
+    try {
+      const caller = authenticate(request.headers.authorization, tokens, authType);
+      request.caller = caller instanceof Promise ? await caller : caller;
+      authorize(request.caller, operation.permissions);
+      // The common poll: nothing changed since this SDK's last answer. Known before anything is built.
+      const held = isEmpty(request.query) ? heldEtag(request.caller, request.headers, clientFeatures) : undefined;
+      if (held !== undefined) {
+        status = 304;
+        return reply.code(304).header('etag', held).send();
+      }
+      const query = clientQuery(request.query as Record<string, unknown>);
+      const sent = sendResult(reply, await run({ params: undefined, query, body: undefined, headers: request.headers }, context(request)));
+      status = reply.statusCode;
+      return sent;
+    } catch (error) {
+      status = toErrorReply(error).status;
+      throw error;
+    } finally {
+      metrics.observeClientFeatures(operation.path, status ?? 500, performance.now() - start, metrics.appNameOf(request));
+    }
+  });
+}

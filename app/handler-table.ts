@@ -1,0 +1,75 @@
+import type { Handlers } from '../domain/handler-context.js';
+import { addonHandlers } from '../handlers/addons.js';
+import { changeRequestHandlers } from '../handlers/change-requests.js';
+import { apiTokenHandlers } from '../handlers/api-tokens.js';
+import { applicationHandlers } from '../handlers/applications.js';
+import { clientHandlers } from '../handlers/client.js';
+import { contextFieldHandlers } from '../handlers/context-fields.js';
+import { dependencyHandlers } from '../handlers/dependencies.js';
+import { environmentVariantHandlers } from '../handlers/environment-variants.js';
+import { environmentHandlers } from '../handlers/environments.js';
+import { eventHandlers } from '../handlers/events.js';
+import { favoriteHandlers } from '../handlers/favorites.js';
+import { featureSearchHandlers } from '../handlers/feature-search.js';
+import { featureStrategyHandlers } from '../handlers/feature-strategies.js';
+import { featureTagHandlers } from '../handlers/feature-tags.js';
+import { featureTypeHandlers } from '../handlers/feature-types.js';
+import { featureHandlers } from '../handlers/features.js';
+import { flagCreatorHandlers } from '../handlers/flag-creators.js';
+import { frontendHandlers } from '../handlers/frontend.js';
+import { groupHandlers } from '../handlers/groups.js';
+import { healthHandlers } from '../handlers/health.js';
+import { lifecycleHandlers } from '../handlers/lifecycle.js';
+import { oidcSettingHandlers } from '../handlers/oidc-settings.js';
+import { playgroundHandlers } from '../handlers/playground.js';
+import { projectAccessHandlers } from '../handlers/project-access.js';
+import { projectInsightHandlers } from '../handlers/project-insights.js';
+import { projectHandlers } from '../handlers/projects.js';
+import { roleHandlers } from '../handlers/roles.js';
+import { segmentHandlers } from '../handlers/segments.js';
+import { signupHandlers } from '../handlers/signup.js';
+import { stateHandlers } from '../handlers/state.js';
+import { strategyHandlers } from '../handlers/strategies.js';
+import { tagTypeHandlers } from '../handlers/tag-types.js';
+import { tagHandlers } from '../handlers/tags.js';
+import { usageMetricHandlers } from '../handlers/usage-metrics.js';
+import { userHandlers } from '../handlers/users.js';
+
+/** One handler per operationId of the contract; a missing or misspelled one fails to compile. */
+export const handlers = {
+  ...healthHandlers,
+  ...tagHandlers,
+  ...tagTypeHandlers,
+  ...eventHandlers,
+  ...apiTokenHandlers,
+  ...projectHandlers,
+  ...environmentHandlers,
+  ...featureTypeHandlers,
+  ...featureHandlers,
+  ...featureStrategyHandlers,
+  ...environmentVariantHandlers,
+  ...segmentHandlers,
+  ...strategyHandlers,
+  ...dependencyHandlers,
+  ...featureTagHandlers,
+  ...clientHandlers,
+  ...frontendHandlers,
+  ...applicationHandlers,
+  ...contextFieldHandlers,
+  ...featureSearchHandlers,
+  ...playgroundHandlers,
+  ...lifecycleHandlers,
+  ...projectInsightHandlers,
+  ...userHandlers,
+  ...roleHandlers,
+  ...signupHandlers,
+  ...groupHandlers,
+  ...projectAccessHandlers,
+  ...flagCreatorHandlers,
+  ...favoriteHandlers,
+  ...oidcSettingHandlers,
+  ...addonHandlers,
+  ...stateHandlers,
+  ...usageMetricHandlers,
+  ...changeRequestHandlers,
+} satisfies Handlers;

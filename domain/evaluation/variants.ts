@@ -1,0 +1,84 @@
+// Variants: which one a context gets, as the SDKs' variant.js picks it. Overrides first, then a point on the
+// weight line from the stickiness value hashed with the variant seed. Weights are used as served: the service
+// already turned `variable` weights into numbers when the variants were written (domain/flags/strategy-rules.ts).
+import type { components } from '../../generated/api.js';
+import { contextValue, stringField, type EvaluationContext } from './context.js';
+import { variantBucket } from './hashing.js';
+
+type Variant = components['schemas']['Variant'];
+type StrategyVariant = components['schemas']['StrategyVariant'];
+type Payload = components['schemas']['Payload'];
+
+/** The variant a context gets, in the shape SDKs return it. */
+export interface EvaluatedVariant {
+  name: string;
+  enabled: boolean;
+  payload?: Payload;
+  feature_enabled: boolean;
+  featureEnabled: boolean;
+}
+
+/** The `disabled` variant: for a flag that is off, or on without a variant for the context. Shared; frozen. */
+export const disabledVariant = {
+  flagOff: Object.freeze({ name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false }),
+  flagOn: Object.freeze({ name: 'disabled', enabled: false, feature_enabled: true, featureEnabled: true }),
+} as const satisfies Record<string, EvaluatedVariant>;
+
+export interface VariantChoice {
+  readonly source: Variant | StrategyVariant;
+  /** End of this variant's stretch of the weight line. */
+  readonly upTo: number;
+  /** What a context that gets this variant is answered. Shared; frozen. */
+  readonly answer: Readonly<EvaluatedVariant>;
+}
+
+export interface CompiledVariants {
+  readonly groupId: string;
+  /** `default`, `random` or a context field. */
+  readonly stickiness: string;
+  readonly totalWeight: number;
+  /** Variants with a weight, in order. */
+  readonly choices: readonly VariantChoice[];
+  /** In variant order, so the first variant with a matching override wins. */
+  readonly overrides: readonly { contextName: string; values: ReadonlySet<string>; choice: VariantChoice }[];
+}
+
+/** Null when there are no variants to pick from. */
+export function compileVariants(variants: readonly (Variant | StrategyVariant)[], groupId: string, stickiness: string | undefined): CompiledVariants | null {
+  if (variants.length === 0) return null;
+  let upTo = 0;
+  const choices: VariantChoice[] = [];
+  const overrides: { contextName: string; values: ReadonlySet<string>; choice: VariantChoice }[] = [];
+  for (const source of variants) {
+    const weight = source.weight ?? 0;
+    upTo += weight;
+    const answer: EvaluatedVariant = { name: source.name, enabled: true, feature_enabled: true, featureEnabled: true };
+    if (source.payload) answer.payload = source.payload;
+    const choice: VariantChoice = { source, upTo, answer: Object.freeze(answer) };
+    if (weight > 0) choices.push(choice);
+    for (const override of ('overrides' in source && source.overrides) || []) {
+      overrides.push({ contextName: override.contextName, values: new Set(override.values), choice });
+    }
+  }
+  return { groupId, stickiness: stickiness || 'default', totalWeight: upTo, choices, overrides };
+}
+
+/** The variant for the context; null when the weights add up to nothing. */
+export function selectVariant(variants: CompiledVariants, context: EvaluationContext): VariantChoice | null {
+  if (variants.totalWeight <= 0) return null;
+  for (const override of variants.overrides) {
+    const value = contextValue(context, override.contextName);
+    if (value !== undefined && override.values.has(value)) return override.choice;
+  }
+  const point = variantBucket(stickinessValue(variants.stickiness, context), variants.groupId, variants.totalWeight);
+  for (const choice of variants.choices) if (choice.upTo >= point) return choice;
+  return null;
+}
+
+/** The SDKs' `getSeed`: the first of userId, sessionId, remoteAddress by default; a random one when missing. */
+function stickinessValue(stickiness: string, context: EvaluationContext): string {
+  if (stickiness !== 'default') return contextValue(context, stickiness) || randomSeed();
+  return stringField(context, 'userId') ?? stringField(context, 'sessionId') ?? stringField(context, 'remoteAddress') ?? randomSeed();
+}
+
+const randomSeed = () => String(Math.round(Math.random() * 100000));

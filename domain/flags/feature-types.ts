@@ -1,0 +1,3 @@
+// Names a flag type is also known by.
+/** Other names Unleash accepts for a flag type. */
+export const featureTypeAliases: Record<string, string> = { killswitch: 'kill-switch' };
