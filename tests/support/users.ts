@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { createClient } from '../../client/index.js';
 import { call, type TestApp } from './app.js';
 
 export const USER_PASSWORD = 'Correct-Horse-42';
@@ -37,3 +38,6 @@ export async function sessionOf(app: TestApp, username: string, password = USER_
 
 /** Options for `call` that act as the user's session. */
 export const as = (user: TestUser) => ({ token: null, headers: { cookie: user.cookie } });
+
+/** A typed client acting as the user's session (no token). */
+export const clientAs = (app: TestApp, user: Pick<TestUser, 'cookie'>) => createClient(app.url, { headers: { cookie: user.cookie } });
