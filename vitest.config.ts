@@ -7,7 +7,7 @@ const databases = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pgl
 // suite already checks on both, and a second browser run would only add to CI's time. Suites where the database plays
 // no part: packaging (the client package, the Dockerfile's steps), the API explorer, and those that start no app of
 // the test's database (the evaluation engine's specification and agreement tests, configuration, the contract's
-// examples, the start without recompiling) — on PostgreSQL they would run the very same code a second time.
+// examples, the start without recompiling, the layout rule) — on PostgreSQL they would run the very same code a second time.
 const runOnce = [
   'tests/ui-*.test.ts',
   'tests/client-package.test.ts',
@@ -19,6 +19,7 @@ const runOnce = [
   'tests/config.test.ts',
   'tests/contract-examples.test.ts',
   'tests/start-without-recompiling.test.ts',
+  'tests/layout.test.ts',
 ];
 
 export default defineConfig({
