@@ -4,6 +4,8 @@ import type { components } from '../../generated/api.js';
 import { call, startTestApp, type TestApp } from './app.js';
 
 type CreateFeature = components['schemas']['CreateFeature'];
+type CreateFeatureStrategy = components['schemas']['CreateFeatureStrategy'];
+type UpsertSegment = components['schemas']['UpsertSegment'];
 /** What a flag is created with besides its name; `tags` written `type:value` (split at the first colon). */
 export type FlagOptions = Omit<CreateFeature, 'name' | 'tags'> & { tags?: string[] };
 
@@ -11,6 +13,21 @@ const asTag = (tag: string) => {
   const colon = tag.indexOf(':');
   return { type: tag.slice(0, colon), value: tag.slice(colon + 1) };
 };
+
+/** A flag's path parameters, for the typed client's `params: { path }`. */
+export const flagPath = (featureName: string, projectId = 'default') => ({ projectId, featureName });
+
+/** A flag environment's path parameters, for the typed client's `params: { path }`. */
+export const envPath = (featureName: string, environment = 'development', projectId = 'default') => ({ projectId, featureName, environment });
+
+/** A gradual rollout strategy letting in `percent` of contexts, by `stickiness`. */
+export const rollout = (percent: number, stickiness = 'default', groupId = 'g'): CreateFeatureStrategy => ({
+  name: 'flexibleRollout',
+  parameters: { rollout: percent, stickiness, groupId },
+});
+
+/** A change-request change that turns the flag on in the request's environment. */
+export const turnOnChange = (feature: string) => ({ feature, action: 'updateEnabled' as const, payload: { enabled: true } });
 
 /** Reads until `done` holds of the value (every 50 ms); fails naming `what` and the last value after `timeoutMs`. */
 export async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
@@ -81,5 +98,60 @@ export function fixtures(current: () => TestApp, unique: (prefix: string) => str
     return found!;
   }
 
-  return { newProject, createFlag, newFlag, flagEnvironment };
+  /** The flag as its GET shows it. */
+  async function flagOf(featureName: string, projectId = 'default') {
+    const result = await current().admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: flagPath(featureName, projectId) } });
+    expect(result.response.status, JSON.stringify(result.error)).toBe(200);
+    return result.data!;
+  }
+
+  /** Archives the flag. */
+  async function archiveFlag(projectId: string, featureName: string) {
+    const result = await current().admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: flagPath(featureName, projectId) } });
+    expect(result.response.status, JSON.stringify(result.error)).toBe(202);
+  }
+
+  /** Turns the flag on in the environment. */
+  async function turnOn(featureName: string, environment = 'development', projectId = 'default') {
+    const result = await current().admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', {
+      params: { path: envPath(featureName, environment, projectId) },
+    });
+    expect(result.response.status, JSON.stringify(result.error)).toBe(200);
+  }
+
+  /** Turns the flag off in the environment. */
+  async function turnOff(featureName: string, environment = 'development', projectId = 'default') {
+    const result = await current().admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/off', {
+      params: { path: envPath(featureName, environment, projectId) },
+    });
+    expect(result.response.status, JSON.stringify(result.error)).toBe(200);
+  }
+
+  /** Adds a strategy (by default `default`) to the flag in the environment; answers the strategy. */
+  async function addStrategy(featureName: string, body: CreateFeatureStrategy = { name: 'default' }, environment = 'development', projectId = 'default') {
+    const result = await current().admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
+      params: { path: envPath(featureName, environment, projectId) },
+      body,
+    });
+    expect(result.response.status, JSON.stringify(result.error)).toBe(200);
+    return result.data!;
+  }
+
+  /** The flag's strategies in the environment. */
+  async function strategiesOf(featureName: string, environment = 'development', projectId = 'default') {
+    const result = await current().admin.GET('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
+      params: { path: envPath(featureName, environment, projectId) },
+    });
+    expect(result.response.status, JSON.stringify(result.error)).toBe(200);
+    return result.data!;
+  }
+
+  /** A segment with a fresh name (`segment-<n>`) and no constraints unless `fields` says otherwise; answers the segment. */
+  async function createSegment(fields: Partial<UpsertSegment> = {}) {
+    const result = await current().admin.POST('/api/admin/segments', { body: { name: unique('segment'), constraints: [], ...fields } });
+    expect(result.response.status, JSON.stringify(result.error)).toBe(201);
+    return result.data!;
+  }
+
+  return { newProject, createFlag, newFlag, flagEnvironment, flagOf, archiveFlag, turnOn, turnOff, addStrategy, strategiesOf, createSegment };
 }
