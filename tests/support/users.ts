@@ -1,6 +1,9 @@
+// Users, their sessions and what they do, made through the API: the admin creates them, they log in.
 import { expect } from 'vitest';
-import { createClient } from '../../client/index.js';
-import { call, type TestApp } from './app.js';
+import { createClient, type components } from '../../client/index.js';
+import type { TestApp } from './app.js';
+
+type RootRoleRef = components['schemas']['RootRoleRef'];
 
 export const USER_PASSWORD = 'Correct-Horse-42';
 
@@ -14,26 +17,38 @@ export interface TestUser {
 let counter = 0;
 
 /** Creates a user with the root role (by admin token) and logs them in. */
-export async function userWithSession(app: TestApp, rootRole: string | number, prefix = 'user'): Promise<TestUser> {
+export async function userWithSession(app: TestApp, rootRole: RootRoleRef, prefix = 'user'): Promise<TestUser> {
   const email = `${prefix}-${++counter}-${Date.now()}@example.com`;
-  const created = await call(app, 'POST', '/api/admin/user-admin', { body: { email, password: USER_PASSWORD, rootRole } });
-  expect(created.status, created.text).toBe(201);
-  return { id: created.json.id, email, cookie: await sessionOf(app, email) };
+  const { data, error, response } = await app.admin.POST('/api/admin/user-admin', { body: { email, password: USER_PASSWORD, rootRole } });
+  expect(response.status, JSON.stringify(error)).toBe(201);
+  return { id: data!.id, email, cookie: await sessionOf(app, email) };
 }
 
 /** Creates a user who signs in as `username` with USER_PASSWORD (by admin token); answers its id. */
-export async function createUser(app: TestApp, fields: { username: string; rootRole: string | number; name?: string }): Promise<number> {
-  const created = await call(app, 'POST', '/api/admin/user-admin', { body: { password: USER_PASSWORD, ...fields } });
-  expect(created.status, created.text).toBe(201);
-  return created.json.id;
+export async function createUser(app: TestApp, fields: { username: string; rootRole: RootRoleRef; name?: string }): Promise<number> {
+  const { data, error, response } = await app.admin.POST('/api/admin/user-admin', { body: { password: USER_PASSWORD, ...fields } });
+  expect(response.status, JSON.stringify(error)).toBe(201);
+  return data!.id;
 }
+
+/** Logs in without a token; the typed answer, its session cookie in `response`. */
+export const login = (app: TestApp, username: string, password = USER_PASSWORD) =>
+  app.clientWith().POST('/auth/simple/login', { body: { username, password } });
 
 /** Logs in and answers the session cookie as a `cookie` header value. */
 export async function sessionOf(app: TestApp, username: string, password = USER_PASSWORD): Promise<string> {
-  const login = await call(app, 'POST', '/auth/simple/login', { token: null, body: { username, password } });
-  expect(login.status, login.text).toBe(200);
-  const setCookie = [login.headers['set-cookie']].flat()[0]!;
-  return setCookie.split(';')[0]!;
+  const { error, response } = await login(app, username, password);
+  expect(response.status, JSON.stringify(error)).toBe(200);
+  return response.headers.getSetCookie()[0]!.split(';')[0]!;
+}
+
+/**
+ * A name, an email and a username that no other test of the file uses (named with the file's `unique`),
+ * with USER_PASSWORD; `fields` adds to them or replaces them.
+ */
+export function newcomer<Fields extends object = {}>(unique: (prefix: string) => string, fields: Fields = {} as Fields, prefix = 'person') {
+  const username = unique(prefix);
+  return { name: `Person ${username}`, email: `${username}@example.com`, username, password: USER_PASSWORD, ...fields };
 }
 
 /** Options for `call` that act as the user's session. */
@@ -41,3 +56,7 @@ export const as = (user: TestUser) => ({ token: null, headers: { cookie: user.co
 
 /** A typed client acting as the user's session (no token). */
 export const clientAs = (app: TestApp, user: Pick<TestUser, 'cookie'>) => createClient(app.url, { headers: { cookie: user.cookie } });
+
+/** Tries to create a flag named `name` in the project as the user; the typed answer. */
+export const createFlagAs = (app: TestApp, user: TestUser, projectId: string, name: string) =>
+  clientAs(app, user).POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId } }, body: { name } });
