@@ -45,6 +45,8 @@ const relevant = [
   'tests/addon-delivery-policy.test.ts',
   'tests/addon-deliveries.test.ts',
   'tests/addons.test.ts',
+  'tests/addon-unsendable.test.ts',
+  'tests/url-safety-messages.test.ts',
   // change requests: the guard, applying
   'tests/change-requests.test.ts',
   'tests/change-request-changes.test.ts',
