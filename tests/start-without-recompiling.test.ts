@@ -16,12 +16,12 @@ let root: string;
 async function makeProject(build = `node -e "const fs=require('fs');fs.mkdirSync('dist/app',{recursive:true});fs.writeFileSync('dist/app/main.js','');fs.appendFileSync('builds','x')"`) {
   root = await mkdtemp(path.join(tmpdir(), 'flag-freshness-'));
   await mkdir(path.join(root, 'scripts'));
-  await mkdir(path.join(root, 'server'));
+  await mkdir(path.join(root, 'app'));
   await copyFile(script, path.join(root, 'scripts', 'build-if-stale.mjs'));
   await writeFile(path.join(root, 'package.json'), JSON.stringify({ name: 'freshness-check', private: true, scripts: { build } }));
   await writeFile(path.join(root, 'tsconfig.json'), '{}');
-  await writeFile(path.join(root, 'tsconfig.build.json'), JSON.stringify({ extends: './tsconfig.json', include: ['server'] }));
-  await writeFile(path.join(root, 'server', 'main.ts'), 'export {};\n');
+  await writeFile(path.join(root, 'tsconfig.build.json'), JSON.stringify({ extends: './tsconfig.json', include: ['app'] }));
+  await writeFile(path.join(root, 'app', 'main.ts'), 'export {};\n');
   await mkdir(path.join(root, 'client'));
   await writeFile(path.join(root, 'tsconfig.client.json'), JSON.stringify({ extends: './tsconfig.json', include: ['client/index.ts'] }));
   await writeFile(path.join(root, 'client', 'index.ts'), 'export {};\n');
@@ -77,7 +77,7 @@ describe('npm start compiles only when the sources changed', () => {
   it('builds again when a source file is newer than the last build', async () => {
     run();
     await editedAfterTheBuild('app/main.ts');
-    expect(run('--check')).toMatchObject({ status: 1, output: expect.stringContaining(`${path.join('server', 'main.ts')} changed since the last build`) });
+    expect(run('--check')).toMatchObject({ status: 1, output: expect.stringContaining(`${path.join('app', 'main.ts')} changed since the last build`) });
     expect(run().status).toBe(0);
     expect(await builds()).toBe(2);
     expect(run('--check').status).toBe(0);
@@ -119,7 +119,7 @@ describe('npm start compiles only when the sources changed', () => {
     await editedAfterTheBuild('tsconfig.build.json');
     expect(run('--check').output).toContain('tsconfig.build.json changed since the last build');
     run();
-    await unlink(path.join(root, 'dist', 'server', 'main.js'));
+    await unlink(path.join(root, 'dist', 'app', 'main.js'));
     expect(run('--check').output).toContain('main.js is missing');
     run();
     expect(await builds()).toBe(3);
@@ -174,7 +174,7 @@ describe('the package scripts', () => {
   it('start runs the freshness check, then exactly what serve runs; install builds through the same check', async () => {
     const { scripts } = JSON.parse(await readFile('package.json', 'utf8')) as { scripts: Record<string, string> };
     expect(scripts.start).toBe(`node scripts/build-if-stale.mjs && ${scripts.serve}`);
-    expect(scripts.serve).toMatch(/^node .*dist\/server\/main\.js$/);
+    expect(scripts.serve).toMatch(/^node .*dist\/app\/main\.js$/);
     expect(scripts.prepare).toBe('node scripts/build-if-stale.mjs --prepare');
     expect(scripts.postbuild).toBe('node scripts/build-if-stale.mjs --built');
   });
