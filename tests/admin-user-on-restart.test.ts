@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app/app.js';
+import { createClient } from '../client/index.js';
 import { configFromEnv } from '../kernel/config.js';
-import { call, databaseKind, startTestApp, type TestApp } from './support/app.js';
+import { databaseKind, startTestApp, type TestApp } from './support/app.js';
 
 // The admin user is made at the first start only. A later start on a database that has users, even when none
 // of them is called admin any more, creates no user and shows no password. On PostgreSQL the starts share this
@@ -24,20 +25,21 @@ async function start(): Promise<TestApp> {
   const dataDir = path.join(scratch, 'data');
   const built = await buildApp({ ...config, database: { kind: 'pglite', dataDir }, port: 0, host: '127.0.0.1', initTokens: { admin: [adminToken], client: [], frontend: [] } });
   const url = await built.app.listen({ port: 0, host: '127.0.0.1' });
-  return { url, adminToken, createdAdminPassword: built.createdAdminPassword, close: () => built.app.close() } as unknown as TestApp;
+  const admin = createClient(url, { token: adminToken });
+  return { url, adminToken, admin, createdAdminPassword: built.createdAdminPassword, close: () => built.app.close() } as unknown as TestApp;
 }
 
-const usernames = async (app: TestApp) => ((await call(app, 'GET', '/api/admin/user-admin')).json.users as { username?: string }[]).map((u) => u.username);
+const usernames = async (app: TestApp) => (await app.admin.GET('/api/admin/user-admin')).data!.users.map((u) => u.username);
 
 describe('a start on a database that has users', () => {
   it('creates no admin user and shows no password, even when the admin user was deleted', async () => {
     const first = await start();
     expect(first.createdAdminPassword).toBeDefined();
-    const kept = await call(first, 'POST', '/api/admin/user-admin', { body: { username: 'kept-person', password: 'Correct-Horse-42', rootRole: 'Admin' } });
-    expect(kept.status, kept.text).toBe(201);
-    const users = (await call(first, 'GET', '/api/admin/user-admin')).json.users as { id: number; username?: string }[];
+    const kept = await first.admin.POST('/api/admin/user-admin', { body: { username: 'kept-person', password: 'Correct-Horse-42', rootRole: 'Admin' } });
+    expect(kept.response.status, JSON.stringify(kept.error)).toBe(201);
+    const users = (await first.admin.GET('/api/admin/user-admin')).data!.users;
     for (const user of users.filter((u) => u.username === 'admin')) {
-      expect((await call(first, 'DELETE', `/api/admin/user-admin/${user.id}`)).status).toBe(200);
+      expect((await first.admin.DELETE('/api/admin/user-admin/{id}', { params: { path: { id: user.id } } })).response.status).toBe(200);
     }
     await first.close();
 

@@ -1,21 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { call, startTestApp, type TestApp } from './support/app.js';
+import { startTestApp, type TestApp } from './support/app.js';
+import { login } from './support/users.js';
 
 const ADMIN_ROLE_ID = 1;
 
 // On PostgreSQL every app of this file shares one database: a test that needs a start without any user
 // deletes the users the previous start made.
 async function deleteEveryUser(app: TestApp) {
-  const list = await call(app, 'GET', '/api/admin/user-admin');
-  for (const user of list.json.users as { id: number }[]) {
-    const deleted = await call(app, 'DELETE', `/api/admin/user-admin/${user.id}`);
-    expect(deleted.status, deleted.text).toBe(200);
+  const list = await app.admin.GET('/api/admin/user-admin');
+  for (const user of list.data!.users) {
+    const deleted = await app.admin.DELETE('/api/admin/user-admin/{id}', { params: { path: { id: user.id } } });
+    expect(deleted.response.status, JSON.stringify(deleted.error)).toBe(200);
   }
 }
-
-const login = (app: TestApp, username: string, password: string) =>
-  call(app, 'POST', '/auth/simple/login', { token: null, body: { username, password } });
 
 describe('the admin user of a start without users', () => {
   let first: TestApp;
@@ -26,9 +24,9 @@ describe('the admin user of a start without users', () => {
     expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
 
     const answer = await login(first, 'admin', password);
-    expect(answer.status, answer.text).toBe(200);
-    expect(answer.json).toMatchObject({ username: 'admin', rootRole: ADMIN_ROLE_ID });
-    expect(answer.text).not.toContain(password);
+    expect(answer.response.status, JSON.stringify(answer.error)).toBe(200);
+    expect(answer.data).toMatchObject({ username: 'admin', rootRole: ADMIN_ROLE_ID });
+    expect(JSON.stringify(answer.data)).not.toContain(password);
     for (const line of first.logs) expect(line).not.toContain(password);
   });
 
@@ -37,9 +35,9 @@ describe('the admin user of a start without users', () => {
     const app = await startTestApp({ defaultAdmin: { username: 'root-person', password: 'Configured-Secret-77' } });
     expect(app.createdAdminPassword).toBeUndefined();
     const answer = await login(app, 'root-person', 'Configured-Secret-77');
-    expect(answer.status, answer.text).toBe(200);
-    expect(answer.json.rootRole).toBe(ADMIN_ROLE_ID);
-    expect((await login(app, 'admin', 'Configured-Secret-77')).status).toBe(401);
+    expect(answer.response.status, JSON.stringify(answer.error)).toBe(200);
+    expect(answer.data!.rootRole).toBe(ADMIN_ROLE_ID);
+    expect((await login(app, 'admin', 'Configured-Secret-77')).response.status).toBe(401);
     await deleteEveryUser(app);
   });
 
@@ -51,7 +49,7 @@ describe('the admin user of a start without users', () => {
     await expect(startTestApp({ defaultAdmin: { username: 'admin', password: 'password123' } })).rejects.toThrow(/common/);
 
     const next = await startTestApp({ defaultAdmin: { username: 'admin', password: 'Finally-Strong-91' } });
-    expect((await call(next, 'GET', '/api/admin/projects', { token: refusedToken })).status).toBe(401);
-    expect((await login(next, 'admin', 'Finally-Strong-91')).status).toBe(200);
+    expect((await next.clientWith(refusedToken).GET('/api/admin/projects')).response.status).toBe(401);
+    expect((await login(next, 'admin', 'Finally-Strong-91')).response.status).toBe(200);
   });
 });

@@ -11,6 +11,8 @@ beforeAll(async () => {
   app = await startTestApp();
 });
 
+const tagType = (typeName: string) => app.admin.GET('/api/admin/tag-types/{typeName}', { params: { path: { typeName } } });
+
 describe('a lone surrogate in a JSON body', () => {
   it('refuses a tag type whose description is a lone high surrogate, naming the field', async () => {
     const name = unique('tag-type');
@@ -18,7 +20,7 @@ describe('a lone surrogate in a JSON body', () => {
     const error = expectError(response, 400, 'ValidationError');
     expect(error.message).toContain('body.description');
     expect(error.message).toContain('surrogate');
-    expect((await call(app, 'GET', `/api/admin/tag-types/${name}`)).status).toBe(404);
+    expect((await tagType(name)).response.status).toBe(404);
   });
 
   it('refuses a lone low surrogate, and a high one followed by another high one', async () => {
@@ -32,7 +34,7 @@ describe('a lone surrogate in a JSON body', () => {
     const name = unique('tag-type');
     const created = await call(app, 'POST', '/api/admin/tag-types', { body: `{"name":"${name}","description":"\\ud83d\\ude80 and 🚀"}` });
     expect(created.status, created.text).toBe(201);
-    expect((await call(app, 'GET', `/api/admin/tag-types/${name}`)).json.tagType.description).toBe('🚀 and 🚀');
+    expect((await tagType(name)).data!.tagType.description).toBe('🚀 and 🚀');
   });
 
   it('refuses a lone surrogate in a segment constraint value (jsonb), naming its place', async () => {
@@ -40,7 +42,7 @@ describe('a lone surrogate in a JSON body', () => {
     const body = `{"name":"${name}","constraints":[{"contextName":"userId","operator":"IN","values":["a","b\\udfff"]}]}`;
     const error = expectError(await call(app, 'POST', '/api/admin/segments', { body }), 400, 'ValidationError');
     expect(error.message).toContain('body.constraints.0.values.1');
-    const segments = (await call(app, 'GET', '/api/admin/segments')).json.segments as { name: string }[];
+    const segments = (await app.admin.GET('/api/admin/segments')).data!.segments;
     expect(segments.map((s) => s.name)).not.toContain(name);
   });
 

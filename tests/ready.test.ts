@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestApp, type TestApp } from './support/app.js';
+import { startTestApp, type TestApp } from './support/app.js';
 
 let app: TestApp;
 
@@ -9,14 +9,14 @@ beforeAll(async () => {
 
 describe('readiness and liveness', () => {
   it('answers /ready 200 without a credential while the database answers', async () => {
-    const response = await call(app, 'GET', '/ready', { token: null });
-    expect(response.status, response.text).toBe(200);
-    expect(response.json).toEqual({ health: 'GOOD' });
+    const { data, error, response } = await app.clientWith().GET('/ready');
+    expect(response.status, JSON.stringify(error)).toBe(200);
+    expect(data).toEqual({ health: 'GOOD' });
   });
 
   it('keeps /health a liveness check that needs no credential', async () => {
-    const response = await call(app, 'GET', '/health', { token: null });
+    const { data, response } = await app.clientWith().GET('/health');
     expect(response.status).toBe(200);
-    expect(response.json).toEqual({ health: 'GOOD' });
+    expect(data).toEqual({ health: 'GOOD' });
   });
 });

@@ -1,6 +1,6 @@
 // A token is refused from the instant it expires, also when it was used (and remembered) just before.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -10,9 +10,9 @@ beforeAll(async () => {
 async function tokenExpiringSoon(type: 'client' | 'admin'): Promise<{ secret: string; expiresAt: string }> {
   const expiresAt = new Date(Date.now() + 1_500).toISOString();
   const body = type === 'admin' ? { tokenName: `soon-${type}`, type, expiresAt } : { tokenName: `soon-${type}`, type, environment: 'development', expiresAt };
-  const created = await call(app, 'POST', '/api/admin/api-tokens', { body });
-  expect(created.status, created.text).toBe(201);
-  return created.json;
+  const { data, error, response } = await app.admin.POST('/api/admin/api-tokens', { body });
+  expect(response.status, JSON.stringify(error)).toBe(201);
+  return { secret: data!.secret, expiresAt: data!.expiresAt! };
 }
 
 const untilPast = async (instant: string) => {
@@ -22,22 +22,22 @@ const untilPast = async (instant: string) => {
 describe('an API token past its expiry', () => {
   it('is refused on the client API after answering before it', async () => {
     const token = await tokenExpiringSoon('client');
-    expect((await call(app, 'GET', '/api/client/features', { token: token.secret })).status).toBe(200);
-    expect((await call(app, 'GET', '/api/client/features', { token: token.secret })).status).toBe(200);
+    expect((await app.clientWith(token.secret).GET('/api/client/features')).response.status).toBe(200);
+    expect((await app.clientWith(token.secret).GET('/api/client/features')).response.status).toBe(200);
     await untilPast(token.expiresAt);
-    expectError(await call(app, 'GET', '/api/client/features', { token: token.secret }), 401, 'AuthenticationRequired');
+    expectError(await app.clientWith(token.secret).GET('/api/client/features'), 401, 'AuthenticationRequired');
   });
 
   it('is refused on the admin API after answering before it', async () => {
     const token = await tokenExpiringSoon('admin');
-    expect((await call(app, 'GET', '/api/admin/tag-types', { token: token.secret })).status).toBe(200);
+    expect((await app.clientWith(token.secret).GET('/api/admin/tag-types')).response.status).toBe(200);
     await untilPast(token.expiresAt);
-    expectError(await call(app, 'GET', '/api/admin/tag-types', { token: token.secret }), 401, 'AuthenticationRequired');
+    expectError(await app.clientWith(token.secret).GET('/api/admin/tag-types'), 401, 'AuthenticationRequired');
   });
 
   it('is refused when first used after it', async () => {
     const token = await tokenExpiringSoon('client');
     await untilPast(token.expiresAt);
-    expectError(await call(app, 'GET', '/api/client/features', { token: token.secret }), 401, 'AuthenticationRequired');
+    expectError(await app.clientWith(token.secret).GET('/api/client/features'), 401, 'AuthenticationRequired');
   });
 });
