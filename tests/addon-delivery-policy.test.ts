@@ -2,9 +2,9 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../db/schema.js';
-import { call, startTestApp, type TestApp } from './support/app.js';
+import { startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
-import { adminJson, fixtures, until } from './support/fixtures.js';
+import { fixtures, until } from './support/fixtures.js';
 import { createWebhook, loggedAttempts, receivedCount } from './support/integrations.js';
 import { startReceiver } from './support/receiver.js';
 
@@ -19,8 +19,8 @@ describe('with private addresses refused', () => {
   });
 
   it('accepts a host name that does not resolve yet', async () => {
-    const body = { provider: 'webhook', enabled: true, events: ['feature-created'], parameters: { url: 'http://not-registered-yet.invalid/hook' } };
-    expect((await call(strict, 'POST', '/api/addons', { body })).status).toBe(201);
+    const body = { provider: 'webhook', enabled: true, events: ['feature-created' as const], parameters: { url: 'http://not-registered-yet.invalid/hook' } };
+    expect((await strict.admin.POST('/api/addons', { body })).response.status).toBe(201);
   });
 
   it('refuses to send to an address inside the network, logging the attempt as failed and not retried', async () => {
@@ -52,8 +52,8 @@ describe('with a short retry period', () => {
     const first = await newFlag('abandoned');
     const log = await until(
       'the delivery to be given up',
-      async () => (await adminJson(app, 'GET', `/api/admin/addons/${addon.id}/events?limit=100`)).integrationEvents,
-      (entries: { details: { willRetry: boolean } }[]) => entries.some((entry) => !entry.details.willRetry),
+      async () => (await app.admin.GET('/api/admin/addons/{id}/events', { params: { path: { id: addon.id }, query: { limit: 100 } } })).data!.integrationEvents,
+      (entries) => entries.some((entry) => !entry.details.willRetry),
       10_000,
     );
     expect(log[0]).toMatchObject({ state: 'failed', details: { willRetry: false, status: 503 } });

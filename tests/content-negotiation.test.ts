@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestApp, type TestApp } from './support/app.js';
+import { startTestApp, type TestApp } from './support/app.js';
 
 let app: TestApp;
 const LARGE = '/api/client/features?namePrefix=negotiate.large';
@@ -19,8 +19,11 @@ async function get(path: string, headers: Record<string, string>) {
 beforeAll(async () => {
   app = await startTestApp();
   for (let i = 0; i < 8; i++) {
-    const created = await call(app, 'POST', '/api/admin/projects/default/features', { body: { name: `negotiate.large-${i}`, description: `flag ${i} `.repeat(20) } });
-    expect(created.status).toBe(201);
+    const created = await app.admin.POST('/api/admin/projects/{projectId}/features', {
+      params: { path: { projectId: 'default' } },
+      body: { name: `negotiate.large-${i}`, description: `flag ${i} `.repeat(20) },
+    });
+    expect(created.response.status).toBe(201);
   }
   plain = (await get(LARGE, {})).json;
 });

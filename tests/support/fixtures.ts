@@ -21,7 +21,7 @@ export const flagPath = (featureName: string, projectId = 'default') => ({ proje
 export const envPath = (featureName: string, environment = 'development', projectId = 'default') => ({ projectId, featureName, environment });
 
 /** A gradual rollout strategy letting in `percent` of contexts, by `stickiness`. */
-export const rollout = (percent: number, stickiness = 'default', groupId = 'g'): CreateFeatureStrategy => ({
+export const rollout = (percent: number, stickiness = 'default', groupId = 'g') => ({
   name: 'flexibleRollout',
   parameters: { rollout: percent, stickiness, groupId },
 });
