@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
+import { eventMeaningTable, eventsModule } from './generate-events.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const contractPath = path.join(root, 'openapi.yaml');
@@ -42,7 +43,7 @@ type ChangeRequestKind = (typeof changeRequestKinds)[number];
 
 async function operationTable(contract: any): Promise<Record<string, OperationEntry>> {
   const table: Record<string, OperationEntry> = {};
-  const permissionNames = new Set<string>([...(contract.components?.schemas?.PermissionName?.enum ?? []), 'NONE', 'CLIENT', 'FRONTEND']);
+  const permissionNames = new Set<string>([...(contract.components?.schemas?.PermissionName?.enum ?? []), 'NONE', 'CLIENT', 'FRONTEND', 'SDK']);
   const globalSecurity = contract.security ?? [];
   for (const [route, item] of Object.entries<any>(contract.paths ?? {})) {
     for (const method of methods) {
@@ -150,6 +151,7 @@ async function render(): Promise<Record<string, string>> {
     [path.join(outDir, 'api.ts')]: header + astToString(ast),
     [path.join(outDir, 'operations.ts')]: operationsModule(table),
     [path.join(outDir, 'handlers.ts')]: handlersModule(table),
+    [path.join(outDir, 'events.ts')]: eventsModule(header, eventMeaningTable(contract)),
     [clientPackagePath]: await clientPackage(contract.info.version),
   };
 }
@@ -180,4 +182,8 @@ async function main() {
   console.log(check ? 'generated/ and client/package.json are up to date' : stale.length ? `wrote ${stale.join(', ')}` : 'generated/ unchanged');
 }
 
-await main();
+await main().catch((error: unknown) => {
+  // A contract that breaks a rule (an event type without meaning, an unknown permission…) is named, not stack-traced.
+  console.error(`openapi.yaml: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

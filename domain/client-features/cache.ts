@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
+import { eventMeaning, sdkWideEventTypes } from '../../generated/events.js';
 import type { Change, ChangedEvent } from '../events/event-log.js';
 import { clientFeatures, shapeKey, type Shape } from './body.js';
-import { DeltaLog } from './delta.js';
+import { changesFlag, DeltaLog } from './delta.js';
 import { readChangedFlags, readSnapshot, type Snapshot } from './snapshot.js';
 
 /** One answer, serialized once per snapshot, with its validator and lazily compressed copies. */
@@ -24,24 +25,16 @@ const RETRY_MS = 1000;
 
 const shortHash = (data: string | Buffer, length: number) => createHash('sha1').update(data).digest('base64url').slice(0, length);
 
-const flagEvent = (e: ChangedEvent) => e.featureName !== null && e.type !== 'feature-favorited' && e.type !== 'feature-unfavorited';
-const wideEvent = (e: ChangedEvent) =>
-  e.type.startsWith('segment-') ||
-  e.type.startsWith('project-environment-') ||
-  e.type === 'environment-created' ||
-  e.type === 'environment-deleted' ||
-  e.type === 'project-deleted' ||
-  e.type === 'drop-features' ||
-  e.type === 'environment-import' ||
-  e.type === 'project-import';
+/** Whether SDKs must receive everything anew; a type this version does not know (written by a newer replica) is taken as so. */
+const changesEverything = (e: ChangedEvent) => sdkWideEventTypes.has(e.type) || !Object.hasOwn(eventMeaning, e.type);
 
 /**
  * What committed events mean for what SDKs are served: nothing, some flags to read again, or
  * everything ('all', e.g. a segment or a project's environments changed, or the events are not known).
  */
 export function clientImpact(change: Change): 'all' | Set<string> {
-  if (change.events === null || change.events.some(wideEvent)) return 'all';
-  return new Set(change.events.filter(flagEvent).map((e) => e.featureName!));
+  if (change.events === null || change.events.some(changesEverything)) return 'all';
+  return new Set(change.events.filter(changesFlag).map((e) => e.featureName));
 }
 
 /**

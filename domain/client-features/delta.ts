@@ -1,8 +1,13 @@
 // Deltas for SDKs: which flags changed after a revision an SDK holds, as the events its delta and streaming modes
 // apply (hydration, feature-updated, feature-removed).
-import type { Change } from '../events/event-log.js';
+import { sdkFlagEventTypes } from '../../generated/events.js';
+import type { Change, ChangedEvent } from '../events/event-log.js';
 import { clientFeature, clientFeatures, visible, type Shape } from './body.js';
 import { byFlagName, type Snapshot } from './snapshot.js';
+
+/** Whether the event changes its flag for SDKs (which types do, the contract's x-event-meaning says). */
+export const changesFlag = (event: ChangedEvent): event is ChangedEvent & { featureName: string } =>
+  event.featureName !== null && sdkFlagEventTypes.has(event.type);
 
 /** Changes remembered: an SDK further behind gets a hydration. */
 const LOG_SIZE = 2000;
@@ -37,7 +42,7 @@ export class DeltaLog {
     if (change.events !== null && !wide) {
       flags = new Map();
       for (const event of change.events) {
-        if (event.featureName === null) continue;
+        if (!changesFlag(event)) continue;
         const found = flags.get(event.featureName) ?? { projects: new Set<string>(), environments: new Set<string | null>() };
         if (event.formerProject !== null) found.projects.add(event.formerProject);
         if (event.project !== null) found.projects.add(event.project);

@@ -1,8 +1,8 @@
 import type { components } from '../../generated/api.js';
+import { eventTypesOffered } from '../../generated/events.js';
 
 type AddonProvider = components['schemas']['AddonProvider'];
 type Parameter = components['schemas']['AddonProviderParameter'];
-type EventType = components['schemas']['EventType'];
 
 const DOCS = 'https://docs.getunleash.io/reference/integrations';
 
@@ -25,40 +25,6 @@ const bodyTemplate = (description: string, placeholder: string): Parameter => ({
   required: false,
   sensitive: false,
 });
-
-const flagEvents: EventType[] = [
-  'feature-created',
-  'feature-updated',
-  'feature-archived',
-  'feature-revived',
-  'feature-stale-on',
-  'feature-stale-off',
-  'feature-environment-enabled',
-  'feature-environment-disabled',
-  'feature-strategy-remove',
-  'feature-strategy-update',
-  'feature-strategy-add',
-  'feature-metadata-updated',
-  'feature-variants-updated',
-  'feature-project-change',
-  'feature-potentially-stale-on',
-];
-
-const changeRequestEvents: EventType[] = [
-  'change-request-created',
-  'change-request-discarded',
-  'change-added',
-  'change-discarded',
-  'change-request-approved',
-  'change-request-approval-added',
-  'change-request-cancelled',
-  'change-request-sent-to-review',
-  'change-request-applied',
-  'change-request-scheduled',
-  'change-request-scheduled-application-success',
-  'change-request-scheduled-application-failure',
-  'change-request-schedule-suspended',
-];
 
 const slackTagType = { name: 'slack', description: 'Names a Slack channel the slack integration posts this flag’s events to.', icon: 'S' };
 const datadogTagType = { name: 'datadog', description: 'Every datadog tag of a flag is sent with its events to Datadog.', icon: 'D' };
@@ -102,7 +68,7 @@ export const providers: readonly AddonProvider[] = [
         '{\n  "event": "{{event.type}}",\n  "createdBy": "{{event.createdBy}}",\n  "featureToggle": "{{event.data.name}}",\n  "timestamp": "{{event.data.createdAt}}"\n}',
       ),
     ],
-    events: [...flagEvents, 'feature-tagged', 'feature-untagged', 'feature-completed', ...changeRequestEvents],
+    events: [...eventTypesOffered.webhook],
   },
   {
     name: 'slack',
@@ -148,7 +114,7 @@ export const providers: readonly AddonProvider[] = [
       },
       customHeaders,
     ],
-    events: flagEvents,
+    events: [...eventTypesOffered.slack],
     tags: [slackTagType],
     tagTypes: [slackTagType],
   },
@@ -168,7 +134,7 @@ export const providers: readonly AddonProvider[] = [
       },
       customHeaders,
     ],
-    events: [...flagEvents, ...changeRequestEvents],
+    events: [...eventTypesOffered.teams],
   },
   {
     name: 'datadog',
@@ -208,7 +174,7 @@ export const providers: readonly AddonProvider[] = [
         '%%% \n{{event.createdBy}} changed {{event.featureName}} ({{event.type}}) \n %%%',
       ),
     ],
-    events: flagEvents.map((type) => (type === 'feature-variants-updated' ? 'feature-environment-variants-updated' : type)),
+    events: [...eventTypesOffered.datadog],
     tags: [datadogTagType],
     tagTypes: [datadogTagType],
   },
