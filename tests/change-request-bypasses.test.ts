@@ -1,11 +1,11 @@
 // Writes that changed what SDKs get in an environment requiring change requests without one: removing the environment,
 // moving flags, segments, archive and revive around dependencies. Each is refused with 409 unless the caller may skip.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
 import { expectRequired, guardFixtures } from './support/change-request-guard.js';
 import { asUser, author, changeRequestCalls, requireChangeRequests } from './support/change-requests.js';
 import { uniqueNames } from './support/events.js';
-import { adminJson, fixtures, newApiToken } from './support/fixtures.js';
+import { fixtures, flagPath, newApiToken } from './support/fixtures.js';
 import type { TestUser } from './support/users.js';
 
 let app: TestApp;
@@ -14,7 +14,7 @@ let productionToken: string;
 /** A project that requires no change requests, where the editor is an Owner. */
 let side: string;
 const unique = uniqueNames();
-const { newFlag, newProject, flagEnvironment } = fixtures(() => app, unique);
+const { newFlag, newProject, flagEnvironment, createSegment, addStrategy, turnOn, archiveFlag } = fixtures(() => app, unique);
 const { moveTo, propose } = changeRequestCalls(() => app);
 const base = '/api/admin/projects/default';
 
@@ -22,12 +22,15 @@ const { clientFeatures, makeOwner, onInProduction, parentOfChildOn } = guardFixt
 const productionFeatures = () => clientFeatures(productionToken);
 
 async function maySkipInProduction(user: TestUser, project: string) {
-  const role = await adminJson(app, 'POST', '/api/admin/roles', {
-    name: unique('Skipper'),
-    type: 'custom',
-    permissions: [{ name: 'SKIP_CHANGE_REQUEST', environment: 'production' }],
+  const role = await app.admin.POST('/api/admin/roles', {
+    body: { name: unique('Skipper'), type: 'custom', permissions: [{ name: 'SKIP_CHANGE_REQUEST', environment: 'production' }] },
   });
-  await adminJson(app, 'POST', `/api/admin/projects/${project}/access`, { roles: [role.id], users: [user.id] });
+  expect(role.response.status, JSON.stringify(role.error)).toBe(201);
+  const access = await app.admin.POST('/api/admin/projects/{projectId}/access', {
+    params: { path: { projectId: project } },
+    body: { roles: [role.data!.id], users: [user.id] },
+  });
+  expect(access.response.status, JSON.stringify(access.error)).toBe(200);
 }
 
 beforeAll(async () => {
@@ -104,10 +107,11 @@ describe('moving a flag to another project', () => {
     const flag = await onInProduction('pending');
     const proposed = await propose(editor, { feature: flag, action: 'updateEnabled', payload: { enabled: false } });
     expect(proposed.status, proposed.text).toBe(200);
-    const moved = await call(app, 'POST', `${base}/features/${flag}/changeProject`, { body: { newProjectId: side } });
-    expect(expectError(moved, 409, 'ConflictError').message).toContain(`change request ${proposed.json.id}`);
+    const moveByAdmin = () =>
+      app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/changeProject', { params: { path: flagPath(flag) }, body: { newProjectId: side } });
+    expect(expectError(await moveByAdmin(), 409, 'ConflictError').message).toContain(`change request ${proposed.json.id}`);
     expect((await moveTo(editor, proposed.json.id, 'Cancelled')).status).toBe(200);
-    expect((await call(app, 'POST', `${base}/features/${flag}/changeProject`, { body: { newProjectId: side } })).status).toBe(200);
+    expect((await moveByAdmin()).response.status).toBe(200);
   });
 });
 
@@ -120,11 +124,11 @@ describe('segments used in an environment requiring change requests', () => {
   });
 
   async function segmentUsedBy(...uses: { project: string; environment: string }[]): Promise<number> {
-    const segment = await adminJson(app, 'POST', '/api/admin/segments', { name: unique('segment'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['1'] }] });
+    const segment = await createSegment({ constraints: [{ contextName: 'userId', operator: 'IN', values: ['1'] }] });
     for (const { project, environment } of uses) {
       const flag = await newFlag('segmented', project);
-      await adminJson(app, 'POST', `/api/admin/projects/${project}/features/${flag}/environments/${environment}/strategies`, { name: 'default', segments: [segment.id] });
-      await adminJson(app, 'POST', `/api/admin/projects/${project}/features/${flag}/environments/${environment}/on`);
+      await addStrategy(flag, { name: 'default', segments: [segment.id] }, environment, project);
+      await turnOn(flag, environment, project);
     }
     return segment.id;
   }
@@ -142,7 +146,7 @@ describe('segments used in an environment requiring change requests', () => {
   it('cannot be deleted, and the refusal says where change requests are required', async () => {
     const id = await segmentUsedBy({ project: guarded, environment: 'production' });
     expectRequired(await asUser(app, editor, 'DELETE', `/api/admin/segments/${id}`), guarded);
-    expect((await call(app, 'GET', `/api/admin/segments/${id}`)).status).toBe(200);
+    expect((await app.admin.GET('/api/admin/segments/{segmentId}', { params: { path: { segmentId: id } } })).response.status).toBe(200);
   });
 
   it('can be updated when used only where change requests are not required', async () => {
@@ -163,8 +167,8 @@ describe('segments used in an environment requiring change requests', () => {
 describe('archive and revive', () => {
   it('a flag archived while on comes back off everywhere', async () => {
     const flag = await onInProduction('revived');
-    await adminJson(app, 'POST', `${base}/features/${flag}/environments/development/on`);
-    await adminJson(app, 'DELETE', `${base}/features/${flag}`);
+    await turnOn(flag);
+    await archiveFlag('default', flag);
     expect((await asUser(app, editor, 'POST', `/api/admin/archive/revive/${flag}`)).status).toBe(200);
     expect((await flagEnvironment(flag, 'production')).enabled).toBe(false);
     expect((await flagEnvironment(flag, 'development')).enabled).toBe(false);
@@ -180,7 +184,7 @@ describe('archive and revive', () => {
 
   it('reviving such a parent is refused, by either route', async () => {
     const parent = await parentOfChildOn('revived');
-    await adminJson(app, 'DELETE', `${base}/features/${parent}`);
+    await archiveFlag('default', parent);
     const before = await productionFeatures();
     expectRequired(await asUser(app, editor, 'POST', `/api/admin/archive/revive/${parent}`));
     expectRequired(await asUser(app, editor, 'POST', `${base}/revive`, { features: [parent] }));
@@ -189,7 +193,7 @@ describe('archive and revive', () => {
 
   it('deleting such an archived parent for good is refused, by either route', async () => {
     const parent = await parentOfChildOn('deleted');
-    await adminJson(app, 'DELETE', `${base}/features/${parent}`);
+    await archiveFlag('default', parent);
     const before = await productionFeatures();
     expectRequired(await asUser(app, editor, 'DELETE', `/api/admin/archive/${parent}`));
     expectRequired(await asUser(app, editor, 'POST', `${base}/delete`, { features: [parent] }));
@@ -199,7 +203,11 @@ describe('archive and revive', () => {
   it('a parent whose children are off there may be archived, revived and deleted', async () => {
     const parent = await newFlag('free-parent');
     const child = await newFlag('off-child');
-    await adminJson(app, 'POST', `${base}/features/${child}/dependencies`, { feature: parent, enabled: false });
+    const dependency = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/dependencies', {
+      params: { path: flagPath(child) },
+      body: { feature: parent, enabled: false },
+    });
+    expect(dependency.response.status, JSON.stringify(dependency.error)).toBe(200);
     expect((await asUser(app, editor, 'DELETE', `${base}/features/${parent}`)).status).toBe(202);
     expect((await asUser(app, editor, 'POST', `/api/admin/archive/revive/${parent}`)).status).toBe(200);
     expect((await asUser(app, editor, 'DELETE', `${base}/features/${parent}`)).status).toBe(202);

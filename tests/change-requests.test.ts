@@ -1,10 +1,14 @@
 // Change requests from proposal to application: the four-eyes rule, approvals, rejection, cancellation.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { approver, asUser, asUserJson, author, requireChangeRequests } from './support/change-requests.js';
+import type { components } from 'flag-service/client';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
+import { approver, author, requireChangeRequests } from './support/change-requests.js';
 import { eventReader, uniqueNames } from './support/events.js';
-import { adminJson, fixtures, newApiToken } from './support/fixtures.js';
-import type { TestUser } from './support/users.js';
+import { envPath, fixtures, newApiToken } from './support/fixtures.js';
+import { clientAs, type TestUser } from './support/users.js';
+
+type ChangeRequestChangesInput = components['schemas']['ChangeRequestChangesInput'];
+type UpdateChangeRequestState = components['schemas']['UpdateChangeRequestState'];
 
 let app: TestApp;
 let writer: TestUser;
@@ -12,10 +16,27 @@ let reviewer: TestUser;
 const unique = uniqueNames();
 const { newFlag, flagEnvironment } = fixtures(() => app, unique);
 const events = eventReader(() => app);
-const base = '/api/admin/projects/default';
 
-const propose = (user: TestUser, body: unknown) => asUserJson(app, user, 'POST', `${base}/environments/production/change-requests`, body);
-const moveTo = (user: TestUser, id: number, state: string, extra: object = {}) => asUser(app, user, 'PUT', `${base}/change-requests/${id}/state`, { state, ...extra });
+async function propose(user: TestUser, body: ChangeRequestChangesInput) {
+  const result = await clientAs(app, user).POST('/api/admin/projects/{projectId}/environments/{environment}/change-requests', {
+    params: { path: { projectId: 'default', environment: 'production' } },
+    body,
+  });
+  expect(result.response.status, JSON.stringify(result.error)).toBe(200);
+  return result.data!;
+}
+
+const moveTo = (user: TestUser, changeRequestId: number, state: UpdateChangeRequestState['state']) =>
+  clientAs(app, user).PUT('/api/admin/projects/{projectId}/change-requests/{changeRequestId}/state', {
+    params: { path: { projectId: 'default', changeRequestId } },
+    body: { state },
+  });
+
+/** Turns the flag on in the environment of the default project as `user`. */
+const turnOnAs = (user: TestUser, featureName: string, environment: string) =>
+  clientAs(app, user).POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', {
+    params: { path: envPath(featureName, environment) },
+  });
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -32,16 +53,16 @@ describe('a full cycle', () => {
       { feature: flag, action: 'updateEnabled', payload: { enabled: true } },
     ]);
     expect(draft).toMatchObject({ state: 'Draft', environment: 'production', minApprovals: 1, features: [{ name: flag, changes: [{ action: 'addStrategy' }, { action: 'updateEnabled' }] }] });
-    expect((await moveTo(writer, draft.id, 'In review')).json.state).toBe('In review');
+    expect((await moveTo(writer, draft.id, 'In review')).data!.state).toBe('In review');
     expectError(await moveTo(writer, draft.id, 'Approved'), 403, 'NoAccessError');
-    expect((await moveTo(reviewer, draft.id, 'Approved')).json.state).toBe('Approved');
+    expect((await moveTo(reviewer, draft.id, 'Approved')).data!.state).toBe('Approved');
     const since = await events.latestEventId();
     const applied = await moveTo(reviewer, draft.id, 'Applied');
-    expect(applied.status, applied.text).toBe(200);
-    expect(applied.json.state).toBe('Applied');
+    expect(applied.response.status, JSON.stringify(applied.error)).toBe(200);
+    expect(applied.data!.state).toBe('Applied');
     expect((await events.eventsSince(since)).map((e) => e.type)).toEqual(['feature-strategy-add', 'feature-environment-enabled', 'change-request-applied']);
     const token = await newApiToken(app, { type: 'client', environment: 'production' });
-    const served = (await call(app, 'GET', `/api/client/features/${flag}`, { token })).json;
+    const served = (await app.clientWith(token).GET('/api/client/features/{featureName}', { params: { path: { featureName: flag } } })).data;
     expect(served).toMatchObject({ enabled: true, strategies: [{ name: 'flexibleRollout', parameters: { rollout: '25' } }] });
   });
 });
@@ -49,21 +70,24 @@ describe('a full cycle', () => {
 describe('direct writes', () => {
   it('are refused with 409 in the environment that requires change requests', async () => {
     const flag = await newFlag('direct');
-    const error = expectError(await asUser(app, writer, 'POST', `${base}/features/${flag}/environments/production/on`), 409, 'ConflictError');
+    const error = expectError(await turnOnAs(writer, flag, 'production'), 409, 'ConflictError');
     expect(error.message).toContain('requires change requests');
     expect((await flagEnvironment(flag, 'production')).enabled).toBe(false);
   });
 
   it('are allowed in other environments', async () => {
     const flag = await newFlag('elsewhere');
-    expect((await asUser(app, writer, 'POST', `${base}/features/${flag}/environments/development/on`)).status).toBe(200);
+    expect((await turnOnAs(writer, flag, 'development')).response.status).toBe(200);
   });
 
   it('are allowed for a caller who holds SKIP_CHANGE_REQUEST there, and for admin tokens', async () => {
     const skipper = await approver(app, 'default', 'production', ['SKIP_CHANGE_REQUEST', 'UPDATE_FEATURE_ENVIRONMENT', 'CREATE_FEATURE_STRATEGY']);
     const flag = await newFlag('skipped');
-    expect((await asUser(app, skipper, 'POST', `${base}/features/${flag}/environments/production/on`)).status).toBe(200);
+    expect((await turnOnAs(skipper, flag, 'production')).response.status).toBe(200);
     const other = await newFlag('admin-token');
-    expect((await call(app, 'POST', `${base}/features/${other}/environments/production/on`)).status).toBe(200);
+    const byToken = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', {
+      params: { path: envPath(other, 'production') },
+    });
+    expect(byToken.response.status).toBe(200);
   });
 });

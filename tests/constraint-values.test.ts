@@ -1,6 +1,10 @@
+import type { components } from 'flag-service/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueNames } from './support/events.js';
-import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
+import { envPath, fixtures } from './support/fixtures.js';
+
+type Constraint = components['schemas']['Constraint'];
 
 // How a constraint's values are read for its operator: list operators take `values`, the others one `value`,
 // and each form is checked the way SDKs will read it. The operators' happy paths are in feature-strategies.
@@ -11,25 +15,21 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
+const { newFlag, strategiesOf } = fixtures(() => app, unique);
 
-async function strategiesPath() {
-  const name = unique('constraint-flag');
-  const created = await call(app, 'POST', '/api/admin/projects/default/features', { body: { name } });
-  expect(created.status, created.text).toBe(201);
-  return `/api/admin/projects/default/features/${name}/environments/development/strategies`;
+/** Adds a strategy with the one constraint on userId to a new flag; answers its answer and the strategies then listed. */
+async function withConstraint(constraint: Omit<Constraint, 'contextName'>) {
+  const flag = await newFlag('constraint-flag');
+  const added = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
+    params: { path: envPath(flag) },
+    body: { name: 'default', constraints: [{ contextName: 'userId', ...constraint }] },
+  });
+  return { added, listed: await strategiesOf(flag) };
 }
 
-/** Adds a strategy with the one constraint; answers the response and the strategies then listed. */
-async function withConstraint(constraint: object) {
-  const path = await strategiesPath();
-  const response = await call(app, 'POST', path, { body: { name: 'default', constraints: [{ contextName: 'userId', ...constraint }] } });
-  const listed = (await call(app, 'GET', path)).json;
-  return { response, listed };
-}
-
-async function expectRefused(constraint: object, mention: string) {
-  const { response, listed } = await withConstraint(constraint);
-  const message = expectError(response, 400, 'ValidationError').message;
+async function expectRefused(constraint: Omit<Constraint, 'contextName'>, mention: string) {
+  const { added, listed } = await withConstraint(constraint);
+  const message = expectError(added, 400, 'ValidationError').message;
   expect(message).toContain('constraints[0]');
   expect(message).toContain(mention);
   expect(listed).toEqual([]);
@@ -38,10 +38,10 @@ async function expectRefused(constraint: object, mention: string) {
 
 describe('one value or a list', () => {
   it('takes the one item of `values` as the value of an operator that needs one value', async () => {
-    const { response, listed } = await withConstraint({ operator: 'NUM_EQ', values: ['42'] });
-    expect(response.status, response.text).toBe(200);
-    expect(response.json.constraints[0]).toMatchObject({ operator: 'NUM_EQ', value: '42', values: [] });
-    expect(listed[0].constraints).toEqual(response.json.constraints);
+    const { added, listed } = await withConstraint({ operator: 'NUM_EQ', values: ['42'] });
+    expect(added.response.status, JSON.stringify(added.error)).toBe(200);
+    expect(added.data!.constraints[0]).toMatchObject({ operator: 'NUM_EQ', value: '42', values: [] });
+    expect(listed[0]!.constraints).toEqual(added.data!.constraints);
   });
 
   it('refuses two items in `values` for an operator that needs one value', async () => {
@@ -49,10 +49,10 @@ describe('one value or a list', () => {
   });
 
   it('takes a single `value` as the one item of a list operator\'s values', async () => {
-    const { response, listed } = await withConstraint({ operator: 'STR_CONTAINS', value: 'mid' });
-    expect(response.status, response.text).toBe(200);
-    expect(response.json.constraints[0]).toMatchObject({ operator: 'STR_CONTAINS', values: ['mid'] });
-    expect(listed[0].constraints).toEqual(response.json.constraints);
+    const { added, listed } = await withConstraint({ operator: 'STR_CONTAINS', value: 'mid' });
+    expect(added.response.status, JSON.stringify(added.error)).toBe(200);
+    expect(added.data!.constraints[0]).toMatchObject({ operator: 'STR_CONTAINS', values: ['mid'] });
+    expect(listed[0]!.constraints).toEqual(added.data!.constraints);
   });
 
   it('refuses an empty value for REGEX, which would match everything', async () => {
@@ -82,9 +82,9 @@ describe('numbers, dates and versions', () => {
     ['the largest offset east', '2024-01-31T12:00:00+23:59'],
     ['an offset west', '2024-01-31T12:00:00-20:00'],
   ])('accepts %s for DATE_BEFORE', async (_case, value) => {
-    const { response } = await withConstraint({ operator: 'DATE_BEFORE', value });
-    expect(response.status, response.text).toBe(200);
-    expect(response.json.constraints[0].value).toBe(value);
+    const { added } = await withConstraint({ operator: 'DATE_BEFORE', value });
+    expect(added.response.status, JSON.stringify(added.error)).toBe(200);
+    expect(added.data!.constraints[0]!.value).toBe(value);
   });
 
   it.each(['1.2.3 ', ' 1.2.3', '1.2.3\n'])('refuses the version %j, which semver would trim, for SEMVER_EQ', async (value) => {

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../kernel/logging.js';
 import type { AppConfig } from '../kernel/config.js';
-import { call, startTestApp, type TestApp } from './support/app.js';
+import { startTestApp, type TestApp } from './support/app.js';
 
 let app: TestApp;
 
@@ -18,11 +18,11 @@ describe('a failed query', () => {
   it('is logged without its SQL text, its parameters or the secret they hold', async () => {
     const secret = `oidc-secret-${Date.now()}-do-not-log`;
     const before = app.logs.length;
-    const response = await call(app, 'POST', '/api/admin/auth/oidc/settings', {
+    const { error, response } = await app.admin.POST('/api/admin/auth/oidc/settings', {
       body: { enabled: true, clientId: 'refused-client', secret, discoverUrl: 'https://login.example.com' },
     });
     expect(response.status).toBe(500);
-    expect(response.text).not.toContain(secret);
+    expect(JSON.stringify(error)).not.toContain(secret);
     const lines = app.logs.slice(before);
     const failure = lines.map((line) => JSON.parse(line)).find((entry) => entry.err);
     expect(failure, lines.join('\n')).toBeDefined();

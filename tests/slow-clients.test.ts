@@ -2,7 +2,7 @@ import net from 'node:net';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpTimeouts } from '../app/http-timeouts.js';
-import { call, startTestApp, type TestApp } from './support/app.js';
+import { startTestApp, type TestApp } from './support/app.js';
 
 const REQUEST_TIMEOUT_MS = 1000;
 /** The client gives up waiting for the server to cut it off after this long: the test's failure condition. */
@@ -74,8 +74,11 @@ describe('a client that sends its request too slowly', () => {
   });
 
   it('does not disturb a request sent at a normal pace, on the same server', async () => {
-    const response = await call(app, 'POST', '/api/admin/projects/default/features', { body: { name: 'normal.flag' } });
-    expect(response.status, response.text).toBe(201);
+    const { error, response } = await app.admin.POST('/api/admin/projects/{projectId}/features', {
+      params: { path: { projectId: 'default' } },
+      body: { name: 'normal.flag' },
+    });
+    expect(response.status, JSON.stringify(error)).toBe(201);
   });
 });
 

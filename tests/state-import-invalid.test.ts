@@ -1,9 +1,8 @@
 // An invalid document is refused whole: 400 naming the first bad place, and nothing written — not even the
 // valid flag before the bad one, nor the environments, projects, definitions and segments the document adds.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
 import { eventReader, uniqueNames } from './support/events.js';
-import { adminJson } from './support/fixtures.js';
 import { expectNothingWritten, importDocument } from './support/state.js';
 
 let app: TestApp;
@@ -19,14 +18,17 @@ const v2 = (bad: object) => ({ version: 2, features: [{ name: first, project: 'd
 async function refused(document: object, query = ''): Promise<string> {
   const response = await expectNothingWritten(app, events, () => importDocument(app, document, query));
   const { message } = expectError(response, 400, 'ValidationError');
-  expect((await call(app, 'GET', `/api/admin/projects/default/features/${first}`)).status).toBe(404);
+  const flag = await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: { projectId: 'default', featureName: first } } });
+  expect(flag.response.status).toBe(404);
   return message;
 }
 
 beforeAll(async () => {
   app = await startTestApp();
-  await adminJson(app, 'POST', '/api/admin/projects', { id: 'production-only', name: 'Production only', environments: ['production'] });
-  await adminJson(app, 'POST', '/api/admin/tag-types', { name: 'team' });
+  const project = await app.admin.POST('/api/admin/projects', { body: { id: 'production-only', name: 'Production only', environments: ['production'] } });
+  expect(project.response.status, JSON.stringify(project.error)).toBe(201);
+  const tagType = await app.admin.POST('/api/admin/tag-types', { body: { name: 'team' } });
+  expect(tagType.response.status, JSON.stringify(tagType.error)).toBe(201);
 });
 
 describe('a document against its schema', () => {

@@ -138,8 +138,8 @@ describe('strategy definitions', () => {
     const name = unique('untouched');
     const created = await createDefinition(name);
     const since = await latestEventId();
-    const updated = await call(app, 'PUT', `/api/admin/strategies/${name}`, { body: { name } });
-    expect(updated.status, updated.text).toBe(200);
+    const updated = await app.admin.PUT('/api/admin/strategies/{strategyName}', { params: { path: { strategyName: name } }, body: { name } });
+    expect(updated.response.status, JSON.stringify(updated.error)).toBe(200);
     expect(await eventsSince(since)).toEqual([]);
     expect((await getDefinition(name)).data).toEqual(created);
   });

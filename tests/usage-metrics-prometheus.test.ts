@@ -4,7 +4,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
 
 /** How the fake answers: Prometheus' own JSON, a status with a body, or never. */
 type Behaviour = 'answer' | 'hang' | { status: number; body: string };
@@ -76,12 +76,12 @@ beforeEach(() => {
   prometheus.behaviour = 'answer';
 });
 
-const rps = (on = app) => call(on, 'GET', '/api/admin/metrics/rps');
+const rps = (on = app) => on.admin.GET('/api/admin/metrics/rps');
 
 describe('GET /api/admin/metrics/rps from Prometheus', () => {
   it('asks for the client and the admin request rates by application and endpoint, over the last 6 hours at a 5-minute step', async () => {
     const before = Math.floor(Date.now() / 1000);
-    expect((await rps()).status).toBe(200);
+    expect((await rps()).response.status).toBe(200);
     const after = Math.floor(Date.now() / 1000);
     expect(prometheus.received.map((url) => url.pathname)).toEqual(['/api/v1/query_range', '/api/v1/query_range']);
     const rate = (paths: string) =>
@@ -100,13 +100,13 @@ describe('GET /api/admin/metrics/rps from Prometheus', () => {
   });
 
   it('answers each of Prometheus’ results with its samples as the interface types them, [Unix seconds as a string, the rate as a number], leaving out one that is no number', async () => {
-    const response = await rps();
+    const { data, response } = await rps();
     expect(response.status).toBe(200);
     const samples: [string, number][] = [
       ['1700000000', 0.5],
       ['1700000300.5', 1.25],
     ];
-    expect(response.json).toEqual({ clientMetrics: resultTo('/api/client/', samples), adminMetrics: resultTo('/api/admin/', samples) });
+    expect(data).toEqual({ clientMetrics: resultTo('/api/client/', samples), adminMetrics: resultTo('/api/admin/', samples) });
   });
 
   it('answers 502 when Prometheus answers 500', async () => {
