@@ -1,33 +1,31 @@
 import { InMemStorageProvider, Unleash, UnleashEvents } from 'unleash-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestApp, type TestApp } from './support/app.js';
-import { adminJson, until } from './support/fixtures.js';
+import { startTestApp, type TestApp } from './support/app.js';
+import { uniqueNames } from './support/events.js';
+import { envPath, fixtures, newApiToken, until } from './support/fixtures.js';
 
 let app: TestApp;
 let sdk: Unleash;
 const seen = { unchanged: 0, changed: 0, registered: 0, sent: 0, warnings: [] as unknown[], errors: [] as unknown[] };
 
-const admin = (method: string, path: string, body?: object) => adminJson(app, method, path, body);
-
-const flags = '/api/admin/projects/default/features';
-const dev = (flag: string) => `${flags}/${flag}/environments/development`;
+const { createFlag, addStrategy, turnOn, turnOff, createSegment } = fixtures(() => app, uniqueNames());
 
 /** Waits until what the SDK reported makes `check` hold. */
 const waitFor = (what: string, check: () => boolean) => until(what, async () => check(), (held) => held, 10_000);
 
 beforeAll(async () => {
   app = await startTestApp();
-  const token = (await admin('POST', '/api/admin/api-tokens', { tokenName: 'sdk', type: 'client', environment: 'development' })).secret as string;
+  const token = await newApiToken(app, { type: 'client', environment: 'development' });
 
-  await admin('POST', flags, { name: 'sdk.on' });
-  await admin('POST', `${dev('sdk.on')}/on`);
+  await createFlag('default', 'sdk.on');
+  await turnOn('sdk.on');
 
-  await admin('POST', flags, { name: 'sdk.zero' });
-  await admin('POST', `${dev('sdk.zero')}/strategies`, { name: 'flexibleRollout', parameters: { rollout: 0, stickiness: 'default', groupId: 'sdk.zero' } });
-  await admin('POST', `${dev('sdk.zero')}/on`);
+  await createFlag('default', 'sdk.zero');
+  await addStrategy('sdk.zero', { name: 'flexibleRollout', parameters: { rollout: 0, stickiness: 'default', groupId: 'sdk.zero' } });
+  await turnOn('sdk.zero');
 
-  await admin('POST', flags, { name: 'sdk.constrained' });
-  await admin('POST', `${dev('sdk.constrained')}/strategies`, {
+  await createFlag('default', 'sdk.constrained');
+  await addStrategy('sdk.constrained', {
     name: 'flexibleRollout',
     parameters: { rollout: 100 },
     constraints: [
@@ -35,26 +33,30 @@ beforeAll(async () => {
       { contextName: 'appVersion', operator: 'SEMVER_GTE', value: '2.0.0' },
     ],
   });
-  await admin('POST', `${dev('sdk.constrained')}/on`);
+  await turnOn('sdk.constrained');
 
-  const segment = await admin('POST', '/api/admin/segments', { name: 'sdk-beta', constraints: [{ contextName: 'userId', operator: 'STR_STARTS_WITH', values: ['beta-'] }] });
-  await admin('POST', flags, { name: 'sdk.segmented' });
-  await admin('POST', `${dev('sdk.segmented')}/strategies`, { name: 'default', segments: [segment.id] });
-  await admin('POST', `${dev('sdk.segmented')}/on`);
+  const segment = await createSegment({ name: 'sdk-beta', constraints: [{ contextName: 'userId', operator: 'STR_STARTS_WITH', values: ['beta-'] }] });
+  await createFlag('default', 'sdk.segmented');
+  await addStrategy('sdk.segmented', { name: 'default', segments: [segment.id] });
+  await turnOn('sdk.segmented');
 
-  await admin('POST', flags, { name: 'sdk.variants' });
-  await admin('POST', `${dev('sdk.variants')}/strategies`, {
+  await createFlag('default', 'sdk.variants');
+  await addStrategy('sdk.variants', {
     name: 'flexibleRollout',
     parameters: { rollout: 100, stickiness: 'userId' },
     variants: [{ name: 'blue', weightType: 'fix', weight: 1000, stickiness: 'userId', payload: { type: 'json', value: '{"color":"blue"}' } }],
   });
-  await admin('POST', `${dev('sdk.variants')}/on`);
+  await turnOn('sdk.variants');
 
-  await admin('POST', flags, { name: 'sdk.env-variants' });
-  await admin('PUT', `${dev('sdk.env-variants')}/variants`, [{ name: 'green', weightType: 'variable', payload: { type: 'string', value: 'go' } }]);
-  await admin('POST', `${dev('sdk.env-variants')}/on`);
+  await createFlag('default', 'sdk.env-variants');
+  const variants = await app.admin.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
+    params: { path: envPath('sdk.env-variants') },
+    body: [{ name: 'green', weightType: 'variable', payload: { type: 'string', value: 'go' } }],
+  });
+  expect(variants.response.status, JSON.stringify(variants.error)).toBe(200);
+  await turnOn('sdk.env-variants');
 
-  await admin('POST', flags, { name: 'sdk.off' });
+  await createFlag('default', 'sdk.off');
 
   sdk = new Unleash({
     url: `${app.url}/api/`,
@@ -107,9 +109,9 @@ describe('the Unleash node SDK against the service', () => {
   it('sees a change within a few seconds, using 304s in between', async () => {
     await waitFor('a 304 answer', () => seen.unchanged > 0);
     expect(sdk.isEnabled('sdk.on')).toBe(true);
-    await admin('POST', `${dev('sdk.on')}/off`);
+    await turnOff('sdk.on');
     await waitFor('the change to reach the SDK', () => !sdk.isEnabled('sdk.on'));
-    await admin('POST', `${dev('sdk.on')}/on`);
+    await turnOn('sdk.on');
     await waitFor('the second change to reach the SDK', () => sdk.isEnabled('sdk.on'));
   });
 
@@ -119,13 +121,13 @@ describe('the Unleash node SDK against the service', () => {
     await waitFor('metrics sent', () => seen.sent > 0);
     await until(
       'the metrics to be recorded',
-      async () => (await call(app, 'GET', '/api/admin/client-metrics/features/sdk.on/raw')).json.metrics as { yes: number }[],
+      async () => (await app.admin.GET('/api/admin/client-metrics/features/{featureName}/raw', { params: { path: { featureName: 'sdk.on' } } })).data!.metrics,
       (usage) => usage.some((m) => m.yes > 0),
       10_000,
     );
-    const application = await call(app, 'GET', '/api/admin/metrics/applications/real-sdk-test');
-    expect(application.status).toBe(200);
-    expect(application.json.instances).toEqual([expect.objectContaining({ instanceId: 'real-sdk-1', environment: 'development' })]);
+    const application = await app.admin.GET('/api/admin/metrics/applications/{appName}', { params: { path: { appName: 'real-sdk-test' } } });
+    expect(application.response.status).toBe(200);
+    expect(application.data!.instances).toEqual([expect.objectContaining({ instanceId: 'real-sdk-1', environment: 'development' })]);
     expect(seen.warnings).toEqual([]);
     expect(seen.errors).toEqual([]);
   });

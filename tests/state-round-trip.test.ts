@@ -1,30 +1,39 @@
 // The complete export is complete: imported into an empty instance, it rebuilds the same client answers, and
 // exporting again gives the same document.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestApp, type TestApp } from './support/app.js';
-import { adminJson, newApiToken } from './support/fixtures.js';
+import type { components } from '../generated/api.js';
+import { startTestApp, type TestApp } from './support/app.js';
+import { uniqueNames } from './support/events.js';
+import { envPath, fixtures, newApiToken, ok } from './support/fixtures.js';
+
+type StateV2 = components['schemas']['StateV2'];
 
 let source: TestApp;
 let target: TestApp;
-let exported: any;
+let exported: StateV2;
 
 const ENVIRONMENTS = ['development', 'production', 'staging'];
 
+const completeExport = async (app: TestApp) => (await ok(app.admin.GET('/api/admin/state/export', { params: { query: { version: 2 } } }))) as StateV2;
+
 /** Every flag-configuration feature the service has, on the source instance. */
 async function buildSource(app: TestApp) {
-  const admin = (method: string, path: string, body?: unknown) => adminJson(app, method, path, body);
-  await admin('POST', '/api/admin/environments', { name: 'staging', type: 'test', sortOrder: 5 });
-  await admin('POST', '/api/admin/projects', { id: 'payments', name: 'Payments', description: 'Money', defaultStickiness: 'userId', environments: ['production', 'staging'] });
-  await admin('POST', '/api/admin/context', { name: 'region', description: 'Where', stickiness: true, legalValues: [{ value: 'eu', description: 'Europe' }, { value: 'us' }] });
-  await admin('POST', '/api/admin/strategies', { name: 'beta-users', title: 'Beta', description: 'Beta programme', parameters: [{ name: 'cohort', type: 'string', required: true }] });
-  await admin('POST', '/api/admin/tag-types', { name: 'team', description: 'Owning team', icon: 'people', color: '#00aa00' });
-  const europe = await admin('POST', '/api/admin/segments', { name: 'europe', constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'] }] });
-  const rich = await admin('POST', '/api/admin/segments', { name: 'rich', project: 'payments', constraints: [{ contextName: 'userId', operator: 'NUM_GT', value: '1000' }] });
+  const { createFlag, addStrategy, turnOn, archiveFlag, createSegment } = fixtures(() => app, uniqueNames());
+  await ok(app.admin.POST('/api/admin/environments', { body: { name: 'staging', type: 'test', sortOrder: 5 } }));
+  await ok(app.admin.POST('/api/admin/projects', { body: { id: 'payments', name: 'Payments', description: 'Money', defaultStickiness: 'userId', environments: ['production', 'staging'] } }));
+  await ok(app.admin.POST('/api/admin/context', { body: { name: 'region', description: 'Where', stickiness: true, legalValues: [{ value: 'eu', description: 'Europe' }, { value: 'us' }] } }));
+  await ok(app.admin.POST('/api/admin/strategies', { body: { name: 'beta-users', title: 'Beta', description: 'Beta programme', parameters: [{ name: 'cohort', type: 'string', required: true }] } }));
+  await ok(app.admin.POST('/api/admin/tag-types', { body: { name: 'team', description: 'Owning team', icon: 'people', color: '#00aa00' } }));
+  const europe = await createSegment({ name: 'europe', constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'] }] });
+  const rich = await createSegment({ name: 'rich', project: 'payments', constraints: [{ contextName: 'userId', operator: 'NUM_GT', value: '1000' }] });
 
-  await admin('POST', '/api/admin/projects/default/features', { name: 'checkout', description: 'New checkout', type: 'experiment', impressionData: true, tags: [{ type: 'team', value: 'web' }] });
-  await admin('POST', '/api/admin/projects/default/features', { name: 'checkout-parent', type: 'release' });
-  await admin('POST', '/api/admin/projects/default/features/checkout/dependencies', { feature: 'checkout-parent', variants: ['blue'] });
-  await admin('POST', '/api/admin/projects/default/features/checkout/environments/development/strategies', {
+  await createFlag('default', 'checkout', { description: 'New checkout', type: 'experiment', impressionData: true, tags: ['team:web'] });
+  await createFlag('default', 'checkout-parent', { type: 'release' });
+  await ok(app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/dependencies', {
+    params: { path: { projectId: 'default', featureName: 'checkout' } },
+    body: { feature: 'checkout-parent', variants: ['blue'] },
+  }));
+  await addStrategy('checkout', {
     name: 'flexibleRollout',
     title: 'Half of Europe',
     parameters: { rollout: 50, stickiness: 'userId', groupId: 'checkout' },
@@ -36,28 +45,31 @@ async function buildSource(app: TestApp) {
     variants: [{ name: 'small', weightType: 'variable', stickiness: 'userId' }, { name: 'big', weight: 300, weightType: 'fix' }],
     segments: [europe.id],
   });
-  await admin('POST', '/api/admin/projects/default/features/checkout/environments/development/strategies', { name: 'beta-users', parameters: { cohort: 'a' }, sortOrder: 0 });
-  await admin('POST', '/api/admin/projects/default/features/checkout/environments/development/strategies', { name: 'default', disabled: true });
-  await admin('POST', '/api/admin/projects/default/features/checkout/environments/development/on');
-  await admin('POST', '/api/admin/projects/default/features/checkout-parent/environments/development/on');
-  await admin('PUT', '/api/admin/projects/default/features/checkout/environments/production/variants', [
-    { name: 'blue', payload: { type: 'json', value: '{"color":"blue"}' }, overrides: [{ contextName: 'userId', values: ['7'] }] },
-    { name: 'green', weight: 100, weightType: 'fix' },
-  ]);
-  await admin('POST', '/api/admin/projects/default/features/checkout/environments/staging/strategies', { name: 'remoteAddress', parameters: { IPs: '10.0.0.1' } });
-  await admin('POST', '/api/admin/projects/default/features/checkout/environments/staging/on');
+  await addStrategy('checkout', { name: 'beta-users', parameters: { cohort: 'a' }, sortOrder: 0 });
+  await addStrategy('checkout', { name: 'default', disabled: true });
+  await turnOn('checkout');
+  await turnOn('checkout-parent');
+  await ok(app.admin.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
+    params: { path: envPath('checkout', 'production') },
+    body: [
+      { name: 'blue', payload: { type: 'json', value: '{"color":"blue"}' }, overrides: [{ contextName: 'userId', values: ['7'] }] },
+      { name: 'green', weight: 100, weightType: 'fix' },
+    ],
+  }));
+  await addStrategy('checkout', { name: 'remoteAddress', parameters: { IPs: '10.0.0.1' } }, 'staging');
+  await turnOn('checkout', 'staging');
 
-  await admin('POST', '/api/admin/projects/payments/features', { name: 'payments.fast', description: null });
-  await admin('POST', '/api/admin/projects/payments/features/payments.fast/environments/production/strategies', {
+  await createFlag('payments', 'payments.fast', { description: null });
+  await addStrategy('payments.fast', {
     name: 'flexibleRollout',
     constraints: [{ contextName: 'currentTime', operator: 'DATE_AFTER', value: '2026-01-31T12:00:00Z' }],
     segments: [europe.id, rich.id],
-  });
-  await admin('POST', '/api/admin/projects/payments/features/payments.fast/environments/production/on');
-  await admin('POST', '/api/admin/projects/payments/features', { name: 'payments.stale' });
-  await admin('POST', '/api/admin/projects/payments/stale', { features: ['payments.stale'], stale: true });
-  await admin('POST', '/api/admin/projects/payments/features', { name: 'payments.old' });
-  await admin('DELETE', '/api/admin/projects/payments/features/payments.old');
+  }, 'production', 'payments');
+  await turnOn('payments.fast', 'production', 'payments');
+  await createFlag('payments', 'payments.stale');
+  await ok(app.admin.POST('/api/admin/projects/{projectId}/stale', { params: { path: { projectId: 'payments' } }, body: { features: ['payments.stale'], stale: true } }));
+  await createFlag('payments', 'payments.old');
+  await archiveFlag('payments', 'payments.old');
 }
 
 /** The client API's answer per environment, in the plain and the segment-aware form. */
@@ -66,9 +78,9 @@ async function clientAnswers(app: TestApp) {
   for (const environment of ENVIRONMENTS) {
     const token = await newApiToken(app, { type: 'client', environment });
     for (const spec of ['', '4.3.0']) {
-      const response = await call(app, 'GET', '/api/client/features', { token, headers: spec ? { 'unleash-client-spec': spec } : {} });
-      expect(response.status).toBe(200);
-      answers[`${environment} ${spec || 'inline'}`] = response.json;
+      const response = await app.clientWith(token).GET('/api/client/features', { headers: spec ? { 'unleash-client-spec': spec } : {} });
+      expect(response.response.status).toBe(200);
+      answers[`${environment} ${spec || 'inline'}`] = response.data;
     }
   }
   return answers;
@@ -78,9 +90,9 @@ beforeAll(async () => {
   source = await startTestApp();
   target = await startTestApp({ ownDatabase: true });
   await buildSource(source);
-  exported = await adminJson(source, 'GET', '/api/admin/state/export?version=2');
-  const imported = await call(target, 'POST', '/api/admin/state/import?drop=true', { body: exported });
-  expect(imported.status, imported.text).toBe(202);
+  exported = await completeExport(source);
+  const document: components['schemas']['StateDocument'] = exported;
+  await ok(target.admin.POST('/api/admin/state/import', { params: { query: { drop: 'true' } }, body: document }), 202);
 });
 
 describe('a complete export imported into an empty instance', () => {
@@ -91,16 +103,16 @@ describe('a complete export imported into an empty instance', () => {
   });
 
   it('exports again as the same document', async () => {
-    expect(await adminJson(target, 'GET', '/api/admin/state/export?version=2')).toEqual(exported);
+    expect(await completeExport(target)).toEqual(exported);
   });
 
   it('keeps the archived flag archived', async () => {
-    const archive = await adminJson(target, 'GET', '/api/admin/archive/features/payments');
-    expect(archive.features.map((f: { name: string }) => f.name)).toEqual(['payments.old']);
+    const archive = await ok(target.admin.GET('/api/admin/archive/features/{projectId}', { params: { path: { projectId: 'payments' } } }));
+    expect(archive.features.map((f) => f.name)).toEqual(['payments.old']);
   });
 
   it('gives the next segment made through the API an id of its own', async () => {
-    const created = await adminJson(target, 'POST', '/api/admin/segments', { name: 'after-import', constraints: [] });
-    expect(exported.segments.map((s: { id: number }) => s.id)).not.toContain(created.id);
+    const created = await ok(target.admin.POST('/api/admin/segments', { body: { name: 'after-import', constraints: [] } }));
+    expect(exported.segments!.map((s) => s.id)).not.toContain(created.id);
   });
 });

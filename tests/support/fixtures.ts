@@ -40,6 +40,15 @@ export async function until<T>(what: string, read: () => Promise<T>, done: (valu
   }
 }
 
+/** Awaits a typed-client call that must succeed (below 300, or exactly `status`); answers its data. */
+export async function ok<R extends { data?: unknown; error?: unknown; response: Response }>(pending: Promise<R> | R, status?: number): Promise<NonNullable<R['data']>> {
+  const { data, error, response } = await pending;
+  const failure = `${response.url}: ${JSON.stringify(error)}`;
+  if (status === undefined) expect(response.status, failure).toBeLessThan(300);
+  else expect(response.status, failure).toBe(status);
+  return data as NonNullable<R['data']>;
+}
+
 /** A raw call with the admin token that must succeed (below 300); answers the JSON body. */
 export async function adminJson(on: TestApp, method: string, path: string, body?: unknown): Promise<any> {
   const response = await call(on, method, path, body === undefined ? {} : { body: body as object });
