@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../db/schema.js';
-import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
+import { uniqueNames } from './support/events.js';
 import { fixtures } from './support/fixtures.js';
-import { as, userWithSession } from './support/users.js';
+import { clientAs, userWithSession } from './support/users.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -112,7 +113,7 @@ describe('the event list', () => {
     await createTag('simple', 'exists-already');
     const before = await allRecent();
     expectError(await app.admin.POST('/api/admin/tags', { body: { type: 'simple', value: 'exists-already' } }), 409, 'NameExistsError');
-    expectError(await call(app, 'POST', '/api/admin/tags', { body: { type: 'ghost-type', value: 'nope' } }), 400, 'ValidationError');
+    expectError(await app.admin.POST('/api/admin/tags', { body: { type: 'ghost-type', value: 'nope' } }), 400, 'ValidationError');
     expectError(await app.admin.DELETE('/api/admin/tags/{type}/{value}', { params: { path: { type: 'simple', value: 'ghost' } } }), 404, 'NotFoundError');
     const after = await allRecent();
     expect(after.totalEvents).toBe(before.totalEvents);
@@ -120,7 +121,7 @@ describe('the event list', () => {
   });
 
   it('needs a credential', async () => {
-    expectError(await call(app, 'GET', '/api/admin/events', { token: null }), 401, 'AuthenticationRequired');
+    expectError(await app.clientWith().GET('/api/admin/events'), 401, 'AuthenticationRequired');
   });
 });
 
@@ -248,11 +249,12 @@ describe('events of one project', () => {
 });
 
 describe('events of one flag', () => {
-  const { newProject, createFlag } = fixtures(() => app, (prefix) => `${prefix}-${++counter}`);
-  let counter = 0;
+  const { newProject, createFlag } = fixtures(() => app, uniqueNames());
+
+  const eventsOf = (featureName: string, client = app.admin) => client.GET('/api/admin/events/{featureName}', { params: { path: { featureName } } });
 
   async function ofFlag(featureName: string) {
-    const { data, response } = await app.admin.GET('/api/admin/events/{featureName}', { params: { path: { featureName } } });
+    const { data, response } = await eventsOf(featureName);
     expect(response.status).toBe(200);
     return data!;
   }
@@ -322,12 +324,12 @@ describe('events of one flag', () => {
   it('is open to a Viewer, as reading the flag is', async () => {
     await createFlag('default', 'viewed-flag');
     const viewer = await userWithSession(app, 'Viewer');
-    const result = await call(app, 'GET', '/api/admin/events/viewed-flag', as(viewer));
-    expect(result.status).toBe(200);
-    expect((result.json as { events: { type: string }[] }).events.map((e) => e.type)).toEqual(['feature-created']);
+    const { data, response } = await eventsOf('viewed-flag', clientAs(app, viewer));
+    expect(response.status).toBe(200);
+    expect(data!.events.map((e) => e.type)).toEqual(['feature-created']);
   });
 
   it('needs a credential', async () => {
-    expectError(await call(app, 'GET', '/api/admin/events/viewed-flag', { token: null }), 401, 'AuthenticationRequired');
+    expectError(await eventsOf('viewed-flag', app.clientWith()), 401, 'AuthenticationRequired');
   });
 });

@@ -19,42 +19,19 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
-const { newProject, createFlag } = fixtures(() => app, unique);
+const { newProject, createFlag, turnOn, archiveFlag, createSegment, addStrategy } = fixtures(() => app, unique);
 
 const DAY_MS = 86_400_000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS);
 
-async function enable(projectId: string, featureName: string, environment: string) {
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', {
-    params: { path: { projectId, featureName, environment } },
-  });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(200);
-}
 
 async function markStale(projectId: string, features: string[]) {
   const result = await app.admin.POST('/api/admin/projects/{projectId}/stale', { params: { path: { projectId } }, body: { features, stale: true } });
   expect(result.response.status, JSON.stringify(result.error)).toBe(202);
 }
 
-async function archive(projectId: string, featureName: string) {
-  const result = await app.admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: { projectId, featureName } } });
-  expect(result.response.status).toBe(202);
-}
 
-async function createSegment(name: string) {
-  const result = await app.admin.POST('/api/admin/segments', { body: { name, constraints: [] } });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(201);
-  return result.data!;
-}
 
-async function addStrategy(projectId: string, featureName: string, environment: string, body: { segments?: number[]; disabled?: boolean } = {}) {
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
-    params: { path: { projectId, featureName, environment } },
-    body: { name: 'default', ...body },
-  });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(200);
-  return result.data!;
-}
 
 /** No operation sets a flag's creation time: tests that need old flags write it directly. */
 async function setCreatedAt(featureName: string, createdAt: Date) {
@@ -83,14 +60,14 @@ const sorted = (names: string[]) => [...names].sort();
 /** SDK metrics with the admin token: the flag is seen (and counted) in the token's environment. */
 async function reportMetrics(featureName: string, yes: number, no: number) {
   const stop = new Date();
-  const response = await call(app, 'POST', '/api/client/metrics', {
+  const { response, error } = await app.admin.POST('/api/client/metrics', {
     body: {
       appName: 'search-tests',
       instanceId: 'i-1',
       bucket: { start: new Date(stop.getTime() - 10_000).toISOString(), stop: stop.toISOString(), toggles: { [featureName]: { yes, no } } },
     },
   });
-  expect(response.status, response.text).toBe(202);
+  expect(response.status, JSON.stringify(error)).toBe(202);
   const [seen] = await until(
     `${featureName} to be seen`,
     async () => (await searchResult({ query: featureName })).features.filter((f) => f.name === featureName),
@@ -104,7 +81,7 @@ describe('search: result', () => {
     const project = await newProject();
     const active = await createFlag(project, unique('default-active'));
     const archived = await createFlag(project, unique('default-archived'));
-    await archive(project, archived);
+    await archiveFlag(project, archived);
     const result = await searchResult({ project: `IS:${project}` });
     expect(result.features.map((f) => f.name)).toEqual([active]);
     expect(result.total).toBe(1);
@@ -127,11 +104,11 @@ describe('search: result', () => {
     });
     expect(depended.response.status, JSON.stringify(depended.error)).toBe(200);
 
-    const segmentZ = await createSegment(unique('zz-shape-segment'));
-    const segmentA = await createSegment(unique('aa-shape-segment'));
-    const first = await addStrategy(project, child, 'development', { segments: [segmentZ.id, segmentA.id] });
-    const second = await addStrategy(project, child, 'development', { segments: [segmentA.id] });
-    const off = await addStrategy(project, child, 'production', { disabled: true });
+    const segmentZ = await createSegment({ name: unique('zz-shape-segment') });
+    const segmentA = await createSegment({ name: unique('aa-shape-segment') });
+    const first = await addStrategy(child, { name: 'default', segments: [segmentZ.id, segmentA.id] }, 'development', project);
+    const second = await addStrategy(child, { name: 'default', segments: [segmentA.id] }, 'development', project);
+    const off = await addStrategy(child, { name: 'default', disabled: true }, 'production', project);
 
     const variants = await app.admin.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
       params: { path: { projectId: project, featureName: child, environment: 'development' } },
@@ -396,21 +373,21 @@ describe('search: segment', () => {
   let none: string;
   beforeAll(async () => {
     project = await newProject();
-    const a = await createSegment(unique('segment-a'));
-    const b = await createSegment(unique('segment-b'));
-    const c = await createSegment(unique('segment-c'));
+    const a = await createSegment({ name: unique('segment-a') });
+    const b = await createSegment({ name: unique('segment-b') });
+    const c = await createSegment({ name: unique('segment-c') });
     segmentA = a.name;
     segmentB = b.name;
     onlyA = await createFlag(project, unique('seg-a'));
-    await addStrategy(project, onlyA, 'development', { segments: [a.id] });
+    await addStrategy(onlyA, { name: 'default', segments: [a.id] }, 'development', project);
     // Two segments in two environments: used by the flag all the same.
     both = await createFlag(project, unique('seg-ab'));
-    await addStrategy(project, both, 'development', { segments: [a.id, c.id] });
-    await addStrategy(project, both, 'production', { segments: [b.id] });
+    await addStrategy(both, { name: 'default', segments: [a.id, c.id] }, 'development', project);
+    await addStrategy(both, { name: 'default', segments: [b.id] }, 'production', project);
     onlyB = await createFlag(project, unique('seg-b'));
-    await addStrategy(project, onlyB, 'production', { segments: [b.id] });
+    await addStrategy(onlyB, { name: 'default', segments: [b.id] }, 'production', project);
     none = await createFlag(project, unique('seg-none'));
-    await addStrategy(project, none, 'development');
+    await addStrategy(none, { name: 'default' }, 'development', project);
   });
 
   it.each([
@@ -445,10 +422,10 @@ describe('search: status, createdAt, archived and several filters', () => {
     const prodOnly = await createFlag(project, unique('status-prod'));
     const bothOn = await createFlag(project, unique('status-both'));
     const off = await createFlag(project, unique('status-off'));
-    await enable(project, devOnly, 'development');
-    await enable(project, prodOnly, 'production');
-    await enable(project, bothOn, 'development');
-    await enable(project, bothOn, 'production');
+    await turnOn(devOnly, 'development', project);
+    await turnOn(prodOnly, 'production', project);
+    await turnOn(bothOn, 'development', project);
+    await turnOn(bothOn, 'production', project);
     const p = `IS:${project}`;
     expect(await found({ project: p, status: ['development:enabled'] })).toEqual(sorted([devOnly, bothOn]));
     expect(await found({ project: p, status: ['development:disabled'] })).toEqual(sorted([prodOnly, off]));
@@ -486,8 +463,8 @@ describe('search: status, createdAt, archived and several filters', () => {
     const active = await createFlag(project, unique('archive-active'));
     const gone = await createFlag(project, unique('archive-gone'));
     const goneToo = await createFlag(project, unique('archive-gone-too'));
-    await archive(project, gone);
-    await archive(project, goneToo);
+    await archiveFlag(project, gone);
+    await archiveFlag(project, goneToo);
     const p = `IS:${project}`;
     const archived = await searchResult({ project: p, archived: 'IS:true' });
     expect(archived.features.map((f) => f.name).sort()).toEqual(sorted([gone, goneToo]));
@@ -504,7 +481,7 @@ describe('search: status, createdAt, archived and several filters', () => {
     await createFlag(project, unique('and-wrong-type'), { type: 'release', tags: ['team:aa'] });
     await createFlag(project, unique('and-no-tag'), { type: 'operational' });
     const matchOn = await createFlag(project, unique('and-match-on'), { type: 'operational', tags: ['team:aa'] });
-    await enable(project, matchOn, 'production');
+    await turnOn(matchOn, 'production', project);
     const p = `IS:${project}`;
     expect(await found({ project: p, type: 'IS:operational', tag: 'INCLUDE:team:aa' })).toEqual(sorted([match, matchOn]));
     expect(await found({ project: p, type: 'IS:operational', tag: 'INCLUDE:team:aa', status: ['production:enabled'] })).toEqual([matchOn]);
@@ -619,9 +596,9 @@ describe('search: sorting', () => {
     const off1 = await createFlag(project, unique('sort-env'));
     const on2 = await createFlag(project, unique('sort-env'));
     const off2 = await createFlag(project, unique('sort-env'));
-    await enable(project, on1, 'production');
-    await enable(project, on2, 'production');
-    await enable(project, off1, 'development');
+    await turnOn(on1, 'production', project);
+    await turnOn(on2, 'production', project);
+    await turnOn(off1, 'development', project);
     const p = `IS:${project}`;
     expect(await search({ project: p, sortBy: 'environment:production' })).toEqual([off1, off2, on1, on2]);
     expect(await search({ project: p, sortBy: 'environment:production', sortOrder: 'desc' })).toEqual([on1, on2, off1, off2]);
@@ -697,10 +674,17 @@ describe('search: validation', () => {
   });
 
   it('accepts a first value of -42 and other well-formed values', async () => {
-    for (const parameter of ['createdBy=IS:-42', 'createdBy=IS_ANY_OF:-42,7', 'tag=INCLUDE:team:aa,area:bb', 'createdAt=IS_ON_OR_AFTER:2024-01-01', 'limit=0', 'offset=0']) {
-      const [name, value] = [parameter.slice(0, parameter.indexOf('=')), parameter.slice(parameter.indexOf('=') + 1)];
-      const response = await call(app, 'GET', `/api/admin/search/features?${new URLSearchParams({ [name]: value })}`);
-      expect(response.status, `${parameter}: ${response.text}`).toBe(200);
+    const queries: SearchQuery[] = [
+      { createdBy: 'IS:-42' },
+      { createdBy: 'IS_ANY_OF:-42,7' },
+      { tag: 'INCLUDE:team:aa,area:bb' },
+      { createdAt: 'IS_ON_OR_AFTER:2024-01-01' },
+      { limit: '0' },
+      { offset: '0' },
+    ];
+    for (const query of queries) {
+      const { response, error } = await app.admin.GET('/api/admin/search/features', { params: { query } });
+      expect(response.status, `${JSON.stringify(query)}: ${JSON.stringify(error)}`).toBe(200);
     }
   });
 });

@@ -3,7 +3,7 @@
 // not know about (through `testApp.db`), then acts through HTTP.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
 
 let app: TestApp;
@@ -19,18 +19,18 @@ beforeAll(async () => {
 describe('a foreign key the handler did not check', () => {
   it('answers 400 ValidationError for a reference to a row that does not exist, without driver text', async () => {
     const value = unique('tag');
-    const response = await call(app, 'POST', '/api/admin/tags', { body: { type: 'simple', value } });
+    const response = await app.admin.POST('/api/admin/tags', { body: { type: 'simple', value } });
     const error = expectError(response, 400, 'ValidationError');
     expect(error.message).not.toMatch(/constraint|violates|test_tag_value|projects/i);
   });
 
   it('answers 409 ConflictError for removing a row still referenced', async () => {
     const project = unique('project');
-    expect((await call(app, 'POST', '/api/admin/projects', { body: { id: project, name: 'Referenced' } })).status).toBe(201);
+    expect((await app.admin.POST('/api/admin/projects', { body: { id: project, name: 'Referenced' } })).response.status).toBe(201);
     await app.db.execute(sql`insert into test_project_refs (project) values (${project})`);
-    const response = await call(app, 'DELETE', `/api/admin/projects/${project}`);
+    const response = await app.admin.DELETE('/api/admin/projects/{projectId}', { params: { path: { projectId: project } } });
     const error = expectError(response, 409, 'ConflictError');
     expect(error.message).not.toMatch(/constraint|violates|test_project_refs/i);
-    expect((await call(app, 'GET', `/api/admin/projects/${project}`)).status).toBe(200);
+    expect((await app.admin.GET('/api/admin/projects/{projectId}', { params: { path: { projectId: project } } })).response.status).toBe(200);
   });
 });
