@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueNames } from './support/events.js';
-import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
+import { fixtures, flagPath } from './support/fixtures.js';
 
 // A flag's description holds at most 1,000 characters, however it is written: POST, PUT or a JSON patch.
 
@@ -13,46 +14,41 @@ const unique = uniqueNames();
 const longest = 'd'.repeat(1000);
 const tooLong = 'd'.repeat(1001);
 
-const flagPath = (name: string) => `/api/admin/projects/default/features/${name}`;
+const { newFlag, flagOf } = fixtures(() => app, unique);
+const createFlag = (description?: string) => newFlag('described', 'default', description === undefined ? {} : { description });
+const storedDescription = async (name: string) => (await flagOf(name)).description;
 
-async function createFlag(description?: string) {
-  const name = unique('described');
-  const response = await call(app, 'POST', '/api/admin/projects/default/features', { body: { name, ...(description !== undefined && { description }) } });
-  expect(response.status, response.text).toBe(201);
-  return name;
-}
-
-async function storedDescription(name: string) {
-  const response = await call(app, 'GET', flagPath(name));
-  expect(response.status).toBe(200);
-  return response.json.description as string | null | undefined;
-}
+const flagRoute = '/api/admin/projects/{projectId}/features/{featureName}';
+const getFlag = (name: string) => app.admin.GET(flagRoute, { params: { path: flagPath(name) } });
+const putDescription = (name: string, description: string) => app.admin.PUT(flagRoute, { params: { path: flagPath(name) }, body: { description } });
+const patchFlag = (name: string, path: string, value: unknown, op: 'add' | 'replace' = 'replace') =>
+  app.admin.PATCH(flagRoute, { params: { path: flagPath(name) }, body: [{ op, path, value }] });
 
 describe('a flag description of 1,001 characters', () => {
   it('is refused on POST with 400 naming the description, and no flag is created', async () => {
     const name = unique('refused');
-    const response = await call(app, 'POST', '/api/admin/projects/default/features', { body: { name, description: tooLong } });
+    const response = await app.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId: 'default' } }, body: { name, description: tooLong } });
     expect(expectError(response, 400, 'ValidationError').message).toContain('description');
-    expect((await call(app, 'GET', flagPath(name))).status).toBe(404);
+    expect((await getFlag(name)).response.status).toBe(404);
   });
 
   it('is refused on PUT with 400 naming the description, and not stored', async () => {
     const name = await createFlag('before');
-    const response = await call(app, 'PUT', flagPath(name), { body: { description: tooLong } });
+    const response = await putDescription(name, tooLong);
     expect(expectError(response, 400, 'ValidationError').message).toContain('description');
     expect(await storedDescription(name)).toBe('before');
   });
 
   it('is refused on PATCH (replace) with 400 naming the description, and not stored', async () => {
     const name = await createFlag('before');
-    const response = await call(app, 'PATCH', flagPath(name), { body: [{ op: 'replace', path: '/description', value: tooLong }] });
+    const response = await patchFlag(name, '/description', tooLong);
     expect(expectError(response, 400, 'ValidationError').message).toContain('description');
     expect(await storedDescription(name)).toBe('before');
   });
 
   it('is refused on PATCH (add, on a flag without a description) and not stored', async () => {
     const name = await createFlag();
-    const response = await call(app, 'PATCH', flagPath(name), { body: [{ op: 'add', path: '/description', value: tooLong }] });
+    const response = await patchFlag(name, '/description', tooLong, 'add');
     expect(expectError(response, 400, 'ValidationError').message).toContain('description');
     // The flag read (`Feature`) may carry `description: null`, as Unleash's does.
     expect((await storedDescription(name)) ?? null).toBeNull();
@@ -67,15 +63,15 @@ describe('a flag description of 1,000 characters', () => {
 
   it('is accepted on PUT and stored whole', async () => {
     const name = await createFlag('before');
-    const response = await call(app, 'PUT', flagPath(name), { body: { description: longest } });
-    expect(response.status, response.text).toBe(200);
+    const response = await putDescription(name, longest);
+    expect(response.response.status, JSON.stringify(response.error)).toBe(200);
     expect(await storedDescription(name)).toBe(longest);
   });
 
   it('is accepted on PATCH and stored whole', async () => {
     const name = await createFlag('before');
-    const response = await call(app, 'PATCH', flagPath(name), { body: [{ op: 'replace', path: '/description', value: longest }] });
-    expect(response.status, response.text).toBe(200);
+    const response = await patchFlag(name, '/description', longest);
+    expect(response.response.status, JSON.stringify(response.error)).toBe(200);
     expect(await storedDescription(name)).toBe(longest);
   });
 });
@@ -83,13 +79,13 @@ describe('a flag description of 1,000 characters', () => {
 describe('a JSON patch of a flag is held to the PUT body rules', () => {
   it('refuses a type that is not a string with 400 naming the type', async () => {
     const name = await createFlag('before');
-    const response = await call(app, 'PATCH', flagPath(name), { body: [{ op: 'replace', path: '/type', value: 7 }] });
+    const response = await patchFlag(name, '/type', 7);
     expect(expectError(response, 400, 'ValidationError').message).toContain('type');
   });
 
   it('refuses an empty type with 400 naming the type', async () => {
     const name = await createFlag('before');
-    const response = await call(app, 'PATCH', flagPath(name), { body: [{ op: 'replace', path: '/type', value: '' }] });
+    const response = await patchFlag(name, '/type', '');
     expect(expectError(response, 400, 'ValidationError').message).toContain('type');
   });
 });

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { operations } from 'flag-service/client';
-import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
 import { fixtures } from './support/fixtures.js';
-import { as, userWithSession } from './support/users.js';
+import { createFlagAs, userWithSession } from './support/users.js';
 
 // How the search reads a filter's values (`OPERATOR:value,value…`) beyond the well-formed cases of
 // feature-search: spaces, empty items, values it does not know, and dates the calendar does not have.
@@ -13,17 +13,19 @@ type SearchQuery = NonNullable<operations['searchFeatures']['parameters']['query
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
-  const tagType = await call(app, 'POST', '/api/admin/tag-types', { body: { name: 'team' } });
-  expect(tagType.status, tagType.text).toBe(201);
+  const tagType = await app.admin.POST('/api/admin/tag-types', { body: { name: 'team' } });
+  expect(tagType.response.status, JSON.stringify(tagType.error)).toBe(201);
 });
 
 const unique = uniqueNames();
-const { newProject, createFlag } = fixtures(() => app, unique);
+const { newProject, createFlag, turnOn } = fixtures(() => app, unique);
+
+const search = (query: SearchQuery) => app.admin.GET('/api/admin/search/features', { params: { query } });
 
 async function found(query: SearchQuery): Promise<string[]> {
-  const response = await call(app, 'GET', `/api/admin/search/features?${new URLSearchParams(query as Record<string, string>)}`);
-  expect(response.status, response.text).toBe(200);
-  return (response.json.features as { name: string }[]).map((f) => f.name).sort();
+  const { data, error, response } = await search(query);
+  expect(response.status, JSON.stringify(error)).toBe(200);
+  return data!.features.map((f) => f.name).sort();
 }
 
 const sorted = (names: string[]) => [...names].sort();
@@ -70,10 +72,10 @@ describe('values the search does not know', () => {
   it("finds the flags a user created by the user's id", async () => {
     const project = await newProject();
     const user = await userWithSession(app, 'Admin', 'creator');
-    const created = await call(app, 'POST', `/api/admin/projects/${project}/features`, { ...as(user), body: { name: unique('by-user') } });
-    expect(created.status, created.text).toBe(201);
+    const created = await createFlagAs(app, user, project, unique('by-user'));
+    expect(created.response.status, JSON.stringify(created.error)).toBe(201);
     await createFlag(project, unique('by-admin-token'));
-    expect(await found({ project: `IS:${project}`, createdBy: `IS:${user.id}` })).toEqual([created.json.name]);
+    expect(await found({ project: `IS:${project}`, createdBy: `IS:${user.id}` })).toEqual([created.data!.name]);
   });
 });
 
@@ -85,15 +87,14 @@ describe('status entries', () => {
     const project = await newProject();
     const off = await createFlag(project, unique('status-off'));
     const on = await createFlag(project, unique('status-on'));
-    const enabled = await call(app, 'POST', `/api/admin/projects/${project}/features/${on}/environments/development/on`);
-    expect(enabled.status, enabled.text).toBe(200);
+    await turnOn(on, 'development', project);
     expect(await found({ project: `IS:${project}`, status: [entry] })).toEqual(sorted([off, on]));
   });
 });
 
 describe('createdAt', () => {
   it.each(['2024-02-30', '2023-02-29', '2024-13-01', '2024-00-10'])('refuses %s, a day the calendar does not have, naming it', async (day) => {
-    const response = await call(app, 'GET', `/api/admin/search/features?createdAt=IS_BEFORE:${day}`);
+    const response = await search({ createdAt: `IS_BEFORE:${day}` });
     expect(expectError(response, 400, 'ValidationError').message).toBe(`createdAt: "${day}" is not a calendar date (YYYY-MM-DD).`);
   });
 });

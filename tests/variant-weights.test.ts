@@ -1,55 +1,53 @@
 // Variant weights as Unleash computes them: fixed weights kept; what they leave of 1000 shared among the
 // variable variants as floor(rest / count), the remainder one each to the first variable variants in order.
 // Exact weights for 6 and 7 variants (where rounding instead of flooring shows), summing to 1000.
+import type { components } from 'flag-service/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueNames } from './support/events.js';
-import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
+import { envPath, fixtures } from './support/fixtures.js';
+
+type Variant = components['schemas']['Variant'];
 
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
 
-const unique = uniqueNames();
+const { newFlag, addStrategy } = fixtures(() => app, uniqueNames());
 
-type Input = { name: string; weightType?: 'fix' | 'variable'; weight?: number };
+type Input = Pick<Variant, 'name' | 'weightType' | 'weight'>;
 const variable = (name: string): Input => ({ name, weightType: 'variable' });
 const fixed = (name: string, weight: number): Input => ({ name, weightType: 'fix', weight });
 
-async function createFlag(): Promise<string> {
-  const name = unique('weights');
-  const created = await call(app, 'POST', '/api/admin/projects/default/features', { body: { name } });
-  expect(created.status, created.text).toBe(201);
-  return name;
-}
-
-const environmentPath = (flag: string) => `/api/admin/projects/default/features/${flag}/environments/development`;
+const variantsPath = '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants';
+const putVariants = (flag: string, variants: Input[]) => app.admin.PUT(variantsPath, { params: { path: envPath(flag) }, body: variants });
+const readVariants = async (flag: string) => (await app.admin.GET(variantsPath, { params: { path: envPath(flag) } })).data!.variants;
 
 /** The weights as stored for flag variants (PUT), as read back, and as served to SDKs. */
 async function flagVariantWeights(variants: Input[]): Promise<number[]> {
-  const flag = await createFlag();
-  const put = await call(app, 'PUT', `${environmentPath(flag)}/variants`, { body: variants });
-  expect(put.status, put.text).toBe(200);
-  const weights = put.json.variants.map((v: { weight: number }) => v.weight);
-  const read = await call(app, 'GET', `${environmentPath(flag)}/variants`);
-  expect(read.json.variants.map((v: { weight: number }) => v.weight)).toEqual(weights);
-  const served = await call(app, 'GET', `/api/client/features/${flag}`);
-  expect(served.json.variants.map((v: { name: string; weight: number }) => [v.name, v.weight])).toEqual(
-    put.json.variants.map((v: { name: string; weight: number }) => [v.name, v.weight]),
-  );
+  const flag = await newFlag('weights');
+  const put = await putVariants(flag, variants);
+  expect(put.response.status, JSON.stringify(put.error)).toBe(200);
+  const weights = put.data!.variants.map((v) => v.weight!);
+  expect((await readVariants(flag)).map((v) => v.weight)).toEqual(weights);
+  const served = await app.admin.GET('/api/client/features/{featureName}', { params: { path: { featureName: flag } } });
+  expect(served.data!.variants!.map((v) => [v.name, v.weight])).toEqual(put.data!.variants.map((v) => [v.name, v.weight]));
   return weights;
 }
 
 /** The weights of a strategy's variants, on creation and on update. */
 async function strategyVariantWeights(variants: Input[]): Promise<number[]> {
-  const flag = await createFlag();
-  const created = await call(app, 'POST', `${environmentPath(flag)}/strategies`, { body: { name: 'flexibleRollout', variants: [variable('only')] } });
-  expect(created.status, created.text).toBe(200);
-  const updated = await call(app, 'PUT', `${environmentPath(flag)}/strategies/${created.json.id}`, { body: { name: 'flexibleRollout', variants } });
-  expect(updated.status, updated.text).toBe(200);
-  const weights = updated.json.variants.map((v: { weight: number }) => v.weight);
-  const again = await call(app, 'POST', `${environmentPath(flag)}/strategies`, { body: { name: 'flexibleRollout', variants } });
-  expect(again.json.variants.map((v: { weight: number }) => v.weight)).toEqual(weights);
+  const flag = await newFlag('weights');
+  const created = await addStrategy(flag, { name: 'flexibleRollout', variants: [variable('only')] });
+  const updated = await app.admin.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', {
+    params: { path: { ...envPath(flag), strategyId: created.id } },
+    body: { name: 'flexibleRollout', variants },
+  });
+  expect(updated.response.status, JSON.stringify(updated.error)).toBe(200);
+  const weights = updated.data!.variants!.map((v) => v.weight!);
+  const again = await addStrategy(flag, { name: 'flexibleRollout', variants });
+  expect(again.variants!.map((v) => v.weight)).toEqual(weights);
   return weights;
 }
 
@@ -101,9 +99,9 @@ describe('fixed weights that take all of 1000', () => {
   });
 
   it('refuses variants that are all fixed and add up to less than 1000, naming their total', async () => {
-    const flag = await createFlag();
-    const put = await call(app, 'PUT', `${environmentPath(flag)}/variants`, { body: [fixed('a', 600), fixed('b', 300)] });
+    const flag = await newFlag('weights');
+    const put = await putVariants(flag, [fixed('a', 600), fixed('b', 300)]);
     expect(expectError(put, 400, 'ValidationError').message).toBe('variants: with only fixed weights, they must add up to 1000 (they add up to 900).');
-    expect((await call(app, 'GET', `${environmentPath(flag)}/variants`)).json.variants).toEqual([]);
+    expect(await readVariants(flag)).toEqual([]);
   });
 });
