@@ -6,6 +6,7 @@ import * as t from '../db/schema.js';
 import { hashSecret } from '../domain/access/tokens.js';
 import { call, expectError, startTestApp, type RawResponse, type TestApp } from './support/app.js';
 import { contract, flatten, resolve, validatorOf, type Schema } from './support/contract.js';
+import { newApiToken } from './support/fixtures.js';
 
 /** A plausible value for a schema: required fields only (all fields when none is required). */
 function example(input: Schema): unknown {
@@ -108,7 +109,7 @@ const clientOperations = operations.filter((op) => op.path.startsWith('/api/clie
 const isClientOperation = (op: Operation) => (operationTable[op.id as keyof typeof operationTable].permissions as readonly string[]).includes('CLIENT');
 
 const frontendOperations = operations.filter((op) => op.path === '/api/frontend' || op.path.startsWith('/api/frontend/'));
-const isFrontendOperation = (op: Operation) => (operationTable[op.id as keyof typeof operationTable].permissions as readonly string[]).includes('FRONTEND');
+const isFrontendOperation = (op: Operation) => ['FRONTEND', 'SDK'].some((kind) => (operationTable[op.id as keyof typeof operationTable].permissions as readonly string[]).includes(kind));
 /** The credential an operation's own callers use: a frontend token for the frontend API, the admin token elsewhere. */
 const allowed = (op: Operation) => (isFrontendOperation(op) ? { token: frontendToken } : {});
 
@@ -121,8 +122,12 @@ async function streamOpened(op: Operation, token: string): Promise<RawResponse> 
   return { status: response.statusCode, headers: response.headers, text: '', json: undefined };
 }
 
-/** A valid credential that lacks the operation's permission: a frontend token on the client API, a client token elsewhere. */
-const deniedToken = (op: Operation) => (isClientOperation(op) ? frontendToken : clientToken);
+const isSdkOperation = (op: Operation) => (operationTable[op.id as keyof typeof operationTable].permissions as readonly string[]).includes('SDK');
+/**
+ * A valid credential that lacks the operation's permission: a frontend token on the client API, the admin token on
+ * OpenFeature's (which SDK tokens of both kinds may call), a client token elsewhere.
+ */
+const deniedToken = (op: Operation) => (isClientOperation(op) ? frontendToken : isSdkOperation(op) ? app.adminToken : clientToken);
 
 /** The operation's valid-looking JSON body when it takes one. */
 const withBody = (op: Operation) => (op.bodySchema ? { body: op.body as object } : {});
@@ -136,16 +141,10 @@ let clientToken: string;
 let frontendToken: string;
 const unknownToken = `*:*.${randomBytes(28).toString('hex')}`;
 
-async function createToken(body: object): Promise<string> {
-  const response = await call(app, 'POST', '/api/admin/api-tokens', { body });
-  expect(response.status, response.text).toBe(201);
-  return response.json.secret as string;
-}
-
 beforeAll(async () => {
   app = await startTestApp();
-  clientToken = await createToken({ tokenName: 'access-client', type: 'client', environment: 'development' });
-  frontendToken = await createToken({ tokenName: 'access-frontend', type: 'frontend', environment: 'development' });
+  clientToken = await newApiToken(app, { type: 'client', environment: 'development' });
+  frontendToken = await newApiToken(app, { type: 'frontend', environment: 'development' });
 });
 
 describe('the operation table', () => {
@@ -372,11 +371,11 @@ describe('text PostgreSQL cannot store', () => {
 
 describe('credentials', () => {
   it('accepts `Bearer <token>` like `<token>`', async () => {
-    const plain = await call(app, 'GET', '/api/admin/tag-types');
-    const bearer = await call(app, 'GET', '/api/admin/tag-types', { token: `Bearer ${app.adminToken}` });
-    expect(plain.status).toBe(200);
-    expect(bearer.status).toBe(200);
-    expect(bearer.json).toEqual(plain.json);
+    const plain = await app.admin.GET('/api/admin/tag-types');
+    const bearer = await app.clientWith(`Bearer ${app.adminToken}`).GET('/api/admin/tag-types');
+    expect(plain.response.status).toBe(200);
+    expect(bearer.response.status).toBe(200);
+    expect(bearer.data).toEqual(plain.data);
   });
 
   it('refuses an expired token with 401, while the same kind of row unexpired works', async () => {
@@ -386,11 +385,12 @@ describe('credentials', () => {
       { secretHash: hashSecret(expired), tokenName: 'expired', type: 'admin', environment: '*', projects: ['*'], expiresAt: new Date(Date.UTC(2001, 0, 1)) },
       { secretHash: hashSecret(valid), tokenName: 'valid', type: 'admin', environment: '*', projects: ['*'], expiresAt: new Date(Date.UTC(2099, 0, 1)) },
     ]);
-    expectError(await call(app, 'GET', '/api/admin/tag-types', { token: expired }), 401, 'AuthenticationRequired');
-    expectError(await call(app, 'GET', '/api/admin/tag-types', { token: `Bearer ${expired}` }), 401, 'AuthenticationRequired');
-    expect((await call(app, 'GET', '/api/admin/tag-types', { token: valid })).status).toBe(200);
+    expectError(await app.clientWith(expired).GET('/api/admin/tag-types'), 401, 'AuthenticationRequired');
+    expectError(await app.clientWith(`Bearer ${expired}`).GET('/api/admin/tag-types'), 401, 'AuthenticationRequired');
+    expect((await app.clientWith(valid).GET('/api/admin/tag-types')).response.status).toBe(200);
   });
 
+  // Raw: fetch would drop the empty header and trim the trailing space.
   it('refuses an empty Authorization header and a bare "Bearer" with 401', async () => {
     expectError(await call(app, 'GET', '/api/admin/tag-types', { token: null, headers: { authorization: '' } }), 401, 'AuthenticationRequired');
     expectError(await call(app, 'GET', '/api/admin/tag-types', { token: 'Bearer ' }), 401, 'AuthenticationRequired');
@@ -406,14 +406,15 @@ describe('paths outside the operations', () => {
   });
 
   it('serves GET /health without a credential, and with a wrong one', async () => {
-    const response = await call(app, 'GET', '/health', { token: null });
-    expect(response.status).toBe(200);
-    expect(response.json).toEqual({ health: 'GOOD' });
-    const withUnknown = await call(app, 'GET', '/health', { token: unknownToken });
-    expect(withUnknown.status).toBe(200);
-    expect(withUnknown.json).toEqual({ health: 'GOOD' });
+    const response = await app.clientWith().GET('/health');
+    expect(response.response.status).toBe(200);
+    expect(response.data).toEqual({ health: 'GOOD' });
+    const withUnknown = await app.clientWith(unknownToken).GET('/health');
+    expect(withUnknown.response.status).toBe(200);
+    expect(withUnknown.data).toEqual({ health: 'GOOD' });
   });
 
+  // Raw: among the requests are a text/plain body and a path outside the contract.
   it('sends an x-request-id header on successes and on errors', async () => {
     const responses = [
       await call(app, 'GET', '/health', { token: null }),
@@ -440,26 +441,24 @@ describe('AUTH_TYPE none', () => {
   });
 
   it('serves admin operations without an Authorization header', async () => {
-    const list = await call(open, 'GET', '/api/admin/tag-types', { token: null });
-    expect(list.status).toBe(200);
-    expect(list.json.tagTypes.map((type: { name: string }) => type.name)).toContain('simple');
-    expect((await call(open, 'GET', '/api/admin/events', { token: null })).status).toBe(200);
-    expect((await call(open, 'GET', '/api/admin/api-tokens', { token: null })).status).toBe(200);
+    const anonymous = open.clientWith();
+    const list = await anonymous.GET('/api/admin/tag-types');
+    expect(list.response.status).toBe(200);
+    expect(list.data!.tagTypes.map((type) => type.name)).toContain('simple');
+    expect((await anonymous.GET('/api/admin/events')).response.status).toBe(200);
+    expect((await anonymous.GET('/api/admin/api-tokens')).response.status).toBe(200);
   });
 
   it('records createdBy "unknown" on events of writes without a credential', async () => {
     const name = `open-${randomBytes(4).toString('hex')}`;
-    const created = await call(open, 'POST', '/api/admin/tag-types', { token: null, body: { name } });
-    expect(created.status).toBe(201);
-    const deleted = await call(open, 'DELETE', `/api/admin/tag-types/${name}`, { token: null });
-    expect(deleted.status).toBe(200);
-    const events = (await call(open, 'GET', '/api/admin/events', { token: null })).json.events as {
-      type: string;
-      createdBy: string;
-      data: { name?: string } | null;
-      preData: { name?: string } | null;
-    }[];
-    const mine = events.filter((e) => e.data?.name === name || e.preData?.name === name);
+    const anonymous = open.clientWith();
+    const created = await anonymous.POST('/api/admin/tag-types', { body: { name } });
+    expect(created.response.status).toBe(201);
+    const deleted = await anonymous.DELETE('/api/admin/tag-types/{typeName}', { params: { path: { typeName: name } } });
+    expect(deleted.response.status).toBe(200);
+    const { events } = (await anonymous.GET('/api/admin/events')).data!;
+    const named = (value: unknown) => (value as { name?: string } | null)?.name === name;
+    const mine = events.filter((e) => named(e.data) || named(e.preData));
     expect(mine.map((e) => e.type).sort()).toEqual(['tag-type-created', 'tag-type-deleted']);
     for (const event of mine) expect(event.createdBy).toBe('unknown');
   });

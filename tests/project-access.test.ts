@@ -1,12 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from 'flag-service/client';
 import { eventReader, uniqueNames } from './support/events.js';
+import type { ServiceClient } from '../client/index.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { as, userWithSession, type TestUser } from './support/users.js';
-import { fixtures } from './support/fixtures.js';
+import { clientAs, createFlagAs as createFlagAsUser, userWithSession, type TestUser } from './support/users.js';
+import { fixtures, flagPath, ok } from './support/fixtures.js';
 
 type ProjectAccess = components['schemas']['ProjectAccess'];
 type Group = components['schemas']['Group'];
+type UpsertGroup = components['schemas']['UpsertGroup'];
+type AddProjectAccess = components['schemas']['AddProjectAccess'];
 
 const OWNER = 4;
 const MEMBER = 5;
@@ -21,54 +24,59 @@ const unique = uniqueNames();
 const { newProject } = fixtures(() => app, unique);
 const { latestEventId, eventsSince } = eventReader(() => app);
 
-async function createGroup(body: object): Promise<Group> {
-  const created = await call(app, 'POST', '/api/admin/groups', { body });
-  expect(created.status, created.text).toBe(201);
-  return created.json;
+const postGroup = (body: UpsertGroup, client: ServiceClient = app.admin) => client.POST('/api/admin/groups', { body });
+const createGroup = (body: UpsertGroup): Promise<Group> => ok(postGroup(body), 201);
+const groupPath = (groupId: number) => ({ params: { path: { groupId } } });
+
+async function access(projectId: string): Promise<ProjectAccess> {
+  return ok(app.admin.GET('/api/admin/projects/{projectId}/access', { params: { path: { projectId } } }), 200);
 }
 
-async function access(project: string): Promise<ProjectAccess> {
-  const response = await call(app, 'GET', `/api/admin/projects/${project}/access`);
-  expect(response.status, response.text).toBe(200);
-  return response.json;
-}
+const addAccess = (projectId: string, body: AddProjectAccess, client: ServiceClient = app.admin) =>
+  client.POST('/api/admin/projects/{projectId}/access', { params: { path: { projectId } }, body });
+const userRolesPath = '/api/admin/projects/{projectId}/users/{userId}/roles' as const;
+const groupRolesPath = '/api/admin/projects/{projectId}/groups/{groupId}/roles' as const;
+const setUserRoles = (projectId: string, userId: number, roles: number[]) => app.admin.PUT(userRolesPath, { params: { path: { projectId, userId } }, body: { roles } });
+const removeUserRoles = (projectId: string, userId: number) => app.admin.DELETE(userRolesPath, { params: { path: { projectId, userId } } });
+const setGroupRoles = (projectId: string, groupId: number, roles: number[]) => app.admin.PUT(groupRolesPath, { params: { path: { projectId, groupId } }, body: { roles } });
+const removeGroupRoles = (projectId: string, groupId: number) => app.admin.DELETE(groupRolesPath, { params: { path: { projectId, groupId } } });
 
-const setUserRoles = (project: string, userId: number, roles: number[]) => call(app, 'PUT', `/api/admin/projects/${project}/users/${userId}/roles`, { body: { roles } });
-const setGroupRoles = (project: string, groupId: number, roles: number[]) => call(app, 'PUT', `/api/admin/projects/${project}/groups/${groupId}/roles`, { body: { roles } });
-
-/** Tries to create a flag in the project as the user; the status. */
-async function createFlagAs(user: TestUser, project: string) {
-  return call(app, 'POST', `/api/admin/projects/${project}/features`, { ...as(user), body: { name: unique('flag') } });
-}
+/** Tries to create a flag with a fresh name in the project as the user; the typed answer. */
+const createFlagAs = (user: TestUser, project: string) => createFlagAsUser(app, user, project, unique('flag'));
+const status = async (pending: Promise<{ response: Response }>) => (await pending).response.status;
 
 describe('groups', () => {
   it('creates a group with members and a root role: 201, location, events', async () => {
     const [a, b] = [await userWithSession(app, 'Viewer'), await userWithSession(app, 'Viewer')];
     const since = await latestEventId();
     const name = unique('Team');
-    const created = await call(app, 'POST', '/api/admin/groups', {
-      body: { name, description: 'the team', mappingsSSO: ['team-sso'], rootRole: 2, users: [{ user: { id: a.id } }, { user: { id: b.id } }] },
+    const { data: group, error, response } = await postGroup({
+      name,
+      description: 'the team',
+      mappingsSSO: ['team-sso'],
+      rootRole: 2,
+      users: [{ user: { id: a.id } }, { user: { id: b.id } }],
     });
-    expect(created.status, created.text).toBe(201);
-    expect(created.headers.location).toBe(`/api/admin/groups/${created.json.id}`);
-    expect(created.json).toMatchObject({ name, description: 'the team', mappingsSSO: ['team-sso'], rootRole: 2, userCount: 2 });
-    expect(created.json.users.map((m: { user: { id: number } }) => m.user.id).sort()).toEqual([a.id, b.id].sort());
-    expect(created.json.users[0].user).not.toHaveProperty('passwordHash');
+    expect(response.status, JSON.stringify(error)).toBe(201);
+    expect(response.headers.get('location')).toBe(`/api/admin/groups/${group!.id}`);
+    expect(group).toMatchObject({ name, description: 'the team', mappingsSSO: ['team-sso'], rootRole: 2, userCount: 2 });
+    expect(group!.users.map((m) => m.user.id).sort()).toEqual([a.id, b.id].sort());
+    expect(group!.users[0]!.user).not.toHaveProperty('passwordHash');
     const events = await eventsSince(since);
     expect(events.map((e) => e.type)).toEqual(['group-created', 'group-user-added', 'group-user-added']);
-    expect(events[0]!.data).toMatchObject({ id: created.json.id, name, rootRole: 2 });
+    expect(events[0]!.data).toMatchObject({ id: group!.id, name, rootRole: 2 });
 
-    const fetched = await call(app, 'GET', `/api/admin/groups/${created.json.id}`);
-    expect(fetched.json).toEqual(created.json);
-    const listed = await call(app, 'GET', '/api/admin/groups');
-    expect(listed.json.groups).toContainEqual(created.json);
+    const fetched = await app.admin.GET('/api/admin/groups/{groupId}', groupPath(group!.id));
+    expect(fetched.data).toEqual(group);
+    const listed = await app.admin.GET('/api/admin/groups');
+    expect(listed.data!.groups).toContainEqual(group);
   });
 
   it('members hold the root role of their group', async () => {
     const viewer = await userWithSession(app, 'Viewer');
     expectError(await createFlagAs(viewer, 'default'), 403, 'NoAccessError');
     await createGroup({ name: unique('editors'), rootRole: 2, users: [{ user: { id: viewer.id } }] });
-    expect((await createFlagAs(viewer, 'default')).status).toBe(201);
+    expect(await status(createFlagAs(viewer, 'default'))).toBe(201);
   });
 
   it('replaces the members on update, recording who was added and removed; an unchanged update records nothing', async () => {
@@ -76,9 +84,9 @@ describe('groups', () => {
     const group = await createGroup({ name: unique('g'), users: [{ user: { id: a.id } }, { user: { id: b.id } }] });
     const since = await latestEventId();
     const body = { name: group.name, description: 'renamed', users: [{ user: { id: b.id } }, { user: { id: c.id } }] };
-    const updated = await call(app, 'PUT', `/api/admin/groups/${group.id}`, { body });
-    expect(updated.status, updated.text).toBe(200);
-    expect(updated.json.users.map((m: { user: { id: number } }) => m.user.id).sort()).toEqual([b.id, c.id].sort());
+    const update = () => app.admin.PUT('/api/admin/groups/{groupId}', { ...groupPath(group.id), body });
+    const updated = await ok(update(), 200);
+    expect(updated.users.map((m) => m.user.id).sort()).toEqual([b.id, c.id].sort());
     const events = await eventsSince(since);
     expect(events.map((e) => [e.type, e.data ?? e.preData])).toEqual([
       ['group-updated', expect.objectContaining({ description: 'renamed' })],
@@ -86,41 +94,42 @@ describe('groups', () => {
       ['group-user-removed', { groupId: group.id, userId: a.id }],
     ]);
     const again = await latestEventId();
-    expect((await call(app, 'PUT', `/api/admin/groups/${group.id}`, { body })).status).toBe(200);
+    expect(await status(update())).toBe(200);
     expect(await eventsSince(again)).toEqual([]);
   });
 
   it('refuses a taken name (any case) with 409, a non-root role or unknown user with 400', async () => {
     const group = await createGroup({ name: unique('Taken') });
-    expectError(await call(app, 'POST', '/api/admin/groups', { body: { name: group.name.toUpperCase() } }), 409, 'NameExistsError');
+    expectError(await postGroup({ name: group.name.toUpperCase() }), 409, 'NameExistsError');
     const other = await createGroup({ name: unique('other') });
-    expectError(await call(app, 'PUT', `/api/admin/groups/${other.id}`, { body: { name: group.name } }), 409, 'NameExistsError');
-    const notRoot = expectError(await call(app, 'POST', '/api/admin/groups', { body: { name: unique('g'), rootRole: OWNER } }), 400, 'ValidationError');
+    expectError(await app.admin.PUT('/api/admin/groups/{groupId}', { ...groupPath(other.id), body: { name: group.name } }), 409, 'NameExistsError');
+    const notRoot = expectError(await postGroup({ name: unique('g'), rootRole: OWNER }), 400, 'ValidationError');
     expect(notRoot.message).toContain('rootRole');
-    const noUser = expectError(await call(app, 'POST', '/api/admin/groups', { body: { name: unique('g'), users: [{ user: { id: 999999 } }] } }), 400, 'ValidationError');
+    const noUser = expectError(await postGroup({ name: unique('g'), users: [{ user: { id: 999999 } }] }), 400, 'ValidationError');
     expect(noUser.message).toContain('999999');
-    expectError(await call(app, 'POST', '/api/admin/groups', { body: { name: '   ' } }), 400, 'ValidationError');
+    expectError(await postGroup({ name: '   ' }), 400, 'ValidationError');
+    // An unknown field: a body the types forbid, so sent raw.
     expectError(await call(app, 'POST', '/api/admin/groups', { body: { name: 'x', surelyNotAField: 1 } }), 400, 'ValidationError');
   });
 
   it('answers 404 for an unknown group and deletes a group with an event; members lose what it gave', async () => {
-    for (const method of ['GET', 'PUT', 'DELETE']) {
-      expectError(await call(app, method, '/api/admin/groups/999999', method === 'PUT' ? { body: { name: 'x1' } } : {}), 404, 'NotFoundError');
-    }
+    expectError(await app.admin.GET('/api/admin/groups/{groupId}', groupPath(999999)), 404, 'NotFoundError');
+    expectError(await app.admin.PUT('/api/admin/groups/{groupId}', { ...groupPath(999999), body: { name: 'x1' } }), 404, 'NotFoundError');
+    expectError(await app.admin.DELETE('/api/admin/groups/{groupId}', groupPath(999999)), 404, 'NotFoundError');
     const user = await userWithSession(app, 'Viewer');
     const group = await createGroup({ name: unique('doomed'), rootRole: 2, users: [{ user: { id: user.id } }] });
-    expect((await createFlagAs(user, 'default')).status).toBe(201);
+    expect(await status(createFlagAs(user, 'default'))).toBe(201);
     const since = await latestEventId();
-    expect((await call(app, 'DELETE', `/api/admin/groups/${group.id}`)).status).toBe(200);
+    expect(await status(app.admin.DELETE('/api/admin/groups/{groupId}', groupPath(group.id)))).toBe(200);
     expect((await eventsSince(since)).map((e) => e.type)).toEqual(['group-deleted']);
-    expectError(await call(app, 'GET', `/api/admin/groups/${group.id}`), 404, 'NotFoundError');
+    expectError(await app.admin.GET('/api/admin/groups/{groupId}', groupPath(group.id)), 404, 'NotFoundError');
     expectError(await createFlagAs(user, 'default'), 403, 'NoAccessError');
   });
 
   it('needs ADMIN to write groups', async () => {
     const editor = await userWithSession(app, 'Editor');
-    expectError(await call(app, 'POST', '/api/admin/groups', { ...as(editor), body: { name: unique('g') } }), 403, 'NoAccessError');
-    expect((await call(app, 'GET', '/api/admin/groups', as(editor))).status).toBe(200);
+    expectError(await postGroup({ name: unique('g') }, clientAs(app, editor)), 403, 'NoAccessError');
+    expect(await status(clientAs(app, editor).GET('/api/admin/groups'))).toBe(200);
   });
 });
 
@@ -135,7 +144,7 @@ describe('project access', () => {
       [MEMBER, 'Member', 'project'],
       [READER, 'Reader', 'project'],
     ]);
-    expectError(await call(app, 'GET', '/api/admin/projects/no-such-project/access'), 404, 'NotFoundError');
+    expectError(await app.admin.GET('/api/admin/projects/{projectId}/access', { params: { path: { projectId: 'no-such-project' } } }), 404, 'NotFoundError');
   });
 
   it('adds users and groups with roles, listing them with their roles; adding again changes nothing', async () => {
@@ -144,8 +153,7 @@ describe('project access', () => {
     const group = await createGroup({ name: unique('g'), users: [{ user: { id: b.id } }] });
     const since = await latestEventId();
     const body = { roles: [MEMBER, READER], users: [a.id], groups: [group.id] };
-    const added = await call(app, 'POST', `/api/admin/projects/${project}/access`, { body });
-    expect(added.status, added.text).toBe(200);
+    await ok(addAccess(project, body), 200);
     const events = await eventsSince(since);
     expect(events.map((e) => [e.type, e.project, e.data])).toEqual([['project-access-added', project, body]]);
 
@@ -156,47 +164,48 @@ describe('project access', () => {
     ]);
 
     const again = await latestEventId();
-    expect((await call(app, 'POST', `/api/admin/projects/${project}/access`, { body })).status).toBe(200);
+    expect(await status(addAccess(project, body))).toBe(200);
     expect(await eventsSince(again)).toEqual([]);
   });
 
   it('refuses a role that is not a project role, unknown users or groups, with 400 and no change', async () => {
     const project = await newProject();
     const user = await userWithSession(app, 'Viewer');
-    const cases: [object, string][] = [
+    const cases: [AddProjectAccess, string][] = [
       [{ roles: [2], users: [user.id] }, '2'],
       [{ roles: [999999], users: [user.id] }, '999999'],
       [{ roles: [MEMBER], users: [999998] }, '999998'],
       [{ roles: [MEMBER], groups: [999997] }, '999997'],
     ];
     for (const [body, mention] of cases) {
-      const error = expectError(await call(app, 'POST', `/api/admin/projects/${project}/access`, { body }), 400, 'ValidationError');
+      const error = expectError(await addAccess(project, body), 400, 'ValidationError');
       expect(error.message).toContain(mention);
     }
+    // No roles: a body the types forbid, so sent raw.
     expectError(await call(app, 'POST', `/api/admin/projects/${project}/access`, { body: { users: [user.id] } }), 400, 'ValidationError');
     expect((await access(project)).users).toEqual([]);
-    expectError(await call(app, 'POST', '/api/admin/projects/no-such-project/access', { body: { roles: [MEMBER], users: [user.id] } }), 404, 'NotFoundError');
+    expectError(await addAccess('no-such-project', { roles: [MEMBER], users: [user.id] }), 404, 'NotFoundError');
   });
 
   it("replaces and removes a user's roles with events; 404 for unknown users and for nothing to remove", async () => {
     const project = await newProject();
     const user = await userWithSession(app, 'Viewer');
     let since = await latestEventId();
-    expect((await setUserRoles(project, user.id, [MEMBER])).status).toBe(200);
-    expect((await setUserRoles(project, user.id, [OWNER, MEMBER])).status).toBe(200);
+    expect(await status(setUserRoles(project, user.id, [MEMBER]))).toBe(200);
+    expect(await status(setUserRoles(project, user.id, [OWNER, MEMBER]))).toBe(200);
     expect((await access(project)).users[0]!.roles).toEqual([OWNER, MEMBER]);
     expect((await eventsSince(since)).map((e) => [e.type, e.project, e.data, e.preData])).toEqual([
       ['project-access-user-roles-updated', project, { roles: [MEMBER], userId: user.id }, { roles: [], userId: user.id }],
       ['project-access-user-roles-updated', project, { roles: [OWNER, MEMBER], userId: user.id }, { roles: [MEMBER], userId: user.id }],
     ]);
     since = await latestEventId();
-    expect((await setUserRoles(project, user.id, [MEMBER, OWNER])).status).toBe(200);
+    expect(await status(setUserRoles(project, user.id, [MEMBER, OWNER]))).toBe(200);
     expect(await eventsSince(since)).toEqual([]);
 
-    expect((await call(app, 'DELETE', `/api/admin/projects/${project}/users/${user.id}/roles`)).status).toBe(200);
+    expect(await status(removeUserRoles(project, user.id))).toBe(200);
     expect((await eventsSince(since)).map((e) => [e.type, e.preData])).toEqual([['project-access-user-roles-deleted', { roles: [OWNER, MEMBER], userId: user.id }]]);
     expect((await access(project)).users).toEqual([]);
-    expectError(await call(app, 'DELETE', `/api/admin/projects/${project}/users/${user.id}/roles`), 404, 'NotFoundError');
+    expectError(await removeUserRoles(project, user.id), 404, 'NotFoundError');
     expectError(await setUserRoles(project, 999999, [MEMBER]), 404, 'NotFoundError');
     expectError(await setUserRoles('no-such-project', user.id, [MEMBER]), 404, 'NotFoundError');
     expectError(await setUserRoles(project, user.id, [1]), 400, 'ValidationError');
@@ -206,14 +215,14 @@ describe('project access', () => {
     const project = await newProject();
     const group = await createGroup({ name: unique('g') });
     const since = await latestEventId();
-    expect((await setGroupRoles(project, group.id, [READER])).status).toBe(200);
+    expect(await status(setGroupRoles(project, group.id, [READER]))).toBe(200);
     expect((await access(project)).groups.map((g) => [g.id, g.roles])).toEqual([[group.id, [READER]]]);
-    expect((await call(app, 'DELETE', `/api/admin/projects/${project}/groups/${group.id}/roles`)).status).toBe(200);
+    expect(await status(removeGroupRoles(project, group.id))).toBe(200);
     expect((await eventsSince(since)).map((e) => [e.type, e.project])).toEqual([
       ['project-access-group-roles-updated', project],
       ['project-access-group-roles-deleted', project],
     ]);
-    expectError(await call(app, 'DELETE', `/api/admin/projects/${project}/groups/${group.id}/roles`), 404, 'NotFoundError');
+    expectError(await removeGroupRoles(project, group.id), 404, 'NotFoundError');
     expectError(await setGroupRoles(project, 999999, [READER]), 404, 'NotFoundError');
   });
 
@@ -223,17 +232,17 @@ describe('project access', () => {
     const throughGroup = await userWithSession(app, 'Viewer');
     expectError(await createFlagAs(direct, project), 403, 'NoAccessError');
 
-    expect((await setUserRoles(project, direct.id, [MEMBER])).status).toBe(200);
+    expect(await status(setUserRoles(project, direct.id, [MEMBER]))).toBe(200);
     const group = await createGroup({ name: unique('g'), users: [{ user: { id: throughGroup.id } }] });
-    expect((await setGroupRoles(project, group.id, [MEMBER])).status).toBe(200);
+    expect(await status(setGroupRoles(project, group.id, [MEMBER]))).toBe(200);
     for (const user of [direct, throughGroup]) {
-      expect((await createFlagAs(user, project)).status).toBe(201);
+      expect(await status(createFlagAs(user, project))).toBe(201);
       const elsewhere = expectError(await createFlagAs(user, 'default'), 403, 'NoAccessError');
       expect(elsewhere.message).toContain('CREATE_FEATURE');
     }
 
-    expect((await call(app, 'DELETE', `/api/admin/projects/${project}/users/${direct.id}/roles`)).status).toBe(200);
-    expect((await call(app, 'DELETE', `/api/admin/projects/${project}/groups/${group.id}/roles`)).status).toBe(200);
+    expect(await status(removeUserRoles(project, direct.id))).toBe(200);
+    expect(await status(removeGroupRoles(project, group.id))).toBe(200);
     for (const user of [direct, throughGroup]) expectError(await createFlagAs(user, project), 403, 'NoAccessError');
   });
 
@@ -243,50 +252,50 @@ describe('project access', () => {
     await setUserRoles(project, owner.id, [OWNER]);
     await setUserRoles(project, member.id, [MEMBER]);
     const body = { roles: [READER], users: [other.id] };
-    expectError(await call(app, 'POST', `/api/admin/projects/${project}/access`, { ...as(member), body }), 403, 'NoAccessError');
-    expect((await call(app, 'POST', `/api/admin/projects/${project}/access`, { ...as(owner), body })).status).toBe(200);
-    expectError(await call(app, 'POST', '/api/admin/projects/default/access', { ...as(owner), body }), 403, 'NoAccessError');
+    expectError(await addAccess(project, body, clientAs(app, member)), 403, 'NoAccessError');
+    expect(await status(addAccess(project, body, clientAs(app, owner)))).toBe(200);
+    expectError(await addAccess('default', body, clientAs(app, owner)), 403, 'NoAccessError');
   });
 
   it("an Editor works on flags in the default project and in projects they create, where they become Owner, not in others", async () => {
     const editor = await userWithSession(app, 'Editor');
     const others = await newProject();
-    expect((await createFlagAs(editor, 'default')).status).toBe(201);
+    expect(await status(createFlagAs(editor, 'default'))).toBe(201);
     expect(expectError(await createFlagAs(editor, others), 403, 'NoAccessError').message).toContain('CREATE_FEATURE');
     expect((await access(others)).users).toEqual([]);
 
     const own = unique('editors');
-    const created = await call(app, 'POST', '/api/admin/projects', { ...as(editor), body: { id: own, name: 'Editor made' } });
-    expect(created.status, created.text).toBe(201);
+    await ok(clientAs(app, editor).POST('/api/admin/projects', { body: { id: own, name: 'Editor made' } }), 201);
     expect((await access(own)).users).toEqual([expect.objectContaining({ id: editor.id, roles: [OWNER] })]);
-    expect((await createFlagAs(editor, own)).status).toBe(201);
+    expect(await status(createFlagAs(editor, own))).toBe(201);
   });
 
   it('moves a flag only for a user who may move flags in both projects', async () => {
     const [from, to] = [await newProject(), await newProject()];
     const owner = await userWithSession(app, 'Viewer');
     await setUserRoles(from, owner.id, [OWNER]);
-    const flag = (await createFlagAs(owner, from)).json.name;
-    const move = () => call(app, 'POST', `/api/admin/projects/${from}/features/${flag}/changeProject`, { ...as(owner), body: { newProjectId: to } });
+    const flag = (await ok(createFlagAs(owner, from), 201)).name;
+    const move = () =>
+      clientAs(app, owner).POST('/api/admin/projects/{projectId}/features/{featureName}/changeProject', { params: { path: flagPath(flag, from) }, body: { newProjectId: to } });
+    const flagIn = (project: string) => app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: flagPath(flag, project) } });
 
     const since = await latestEventId();
     expect(expectError(await move(), 403, 'NoAccessError').message).toContain('MOVE_FEATURE_TOGGLE');
     expect(await eventsSince(since)).toEqual([]);
-    expect((await call(app, 'GET', `/api/admin/projects/${from}/features/${flag}`)).status).toBe(200);
+    expect(await status(flagIn(from))).toBe(200);
 
     await setUserRoles(to, owner.id, [OWNER]);
-    expect((await move()).status).toBe(200);
-    expect((await call(app, 'GET', `/api/admin/projects/${to}/features/${flag}`)).status).toBe(200);
+    expect(await status(move())).toBe(200);
+    expect(await status(flagIn(to))).toBe(200);
   });
 
   it('feeds the members of the project insights: distinct users, directly or through groups', async () => {
     const project = await newProject();
     const [a, b, c] = [await userWithSession(app, 'Viewer'), await userWithSession(app, 'Viewer'), await userWithSession(app, 'Viewer')];
     const group = await createGroup({ name: unique('g'), users: [{ user: { id: b.id } }, { user: { id: c.id } }] });
-    await call(app, 'POST', `/api/admin/projects/${project}/access`, { body: { roles: [MEMBER, READER], users: [a.id, b.id], groups: [group.id] } });
-    const insights = await call(app, 'GET', `/api/admin/projects/${project}/insights`);
-    expect(insights.status, insights.text).toBe(200);
-    expect(insights.json.members).toEqual({ currentMembers: 3, change: 3 });
-    expect(insights.json.stats.projectMembersAddedCurrentWindow).toBe(3);
+    await addAccess(project, { roles: [MEMBER, READER], users: [a.id, b.id], groups: [group.id] });
+    const insights = await ok(app.admin.GET('/api/admin/projects/{projectId}/insights', { params: { path: { projectId: project } } }), 200);
+    expect(insights.members).toEqual({ currentMembers: 3, change: 3 });
+    expect(insights.stats.projectMembersAddedCurrentWindow).toBe(3);
   });
 });
