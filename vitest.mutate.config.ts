@@ -40,6 +40,7 @@ const relevant = [
   'tests/evaluation-sdk-agreement.test.ts',
   // SDK deltas and streaming
   'tests/client-stream-wire.test.ts',
+  'tests/client-delta-polling.test.ts',
   // integrations: the URL check, the outbox
   'tests/addon-private-addresses.test.ts',
   'tests/addon-delivery-policy.test.ts',
