@@ -4,6 +4,7 @@ import { createClient, type components } from '../../client/index.js';
 import type { TestApp } from './app.js';
 
 type RootRoleRef = components['schemas']['RootRoleRef'];
+type SignUp = components['schemas']['SignUp'];
 
 export const USER_PASSWORD = 'Correct-Horse-42';
 
@@ -50,6 +51,10 @@ export function newcomer<Fields extends object = {}>(unique: (prefix: string) =>
   const username = unique(prefix);
   return { name: `Person ${username}`, email: `${username}@example.com`, username, password: USER_PASSWORD, ...fields };
 }
+
+/** Creates an account with a public signup token, as anyone (no credential); the typed answer. */
+export const signUp = (app: TestApp, secret: string, body: SignUp) =>
+  app.clientWith().POST('/invite/{token}/signup', { params: { path: { token: secret } }, body });
 
 /** Options for `call` that act as the user's session. */
 export const as = (user: TestUser) => ({ token: null, headers: { cookie: user.cookie } });
