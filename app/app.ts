@@ -25,6 +25,7 @@ import { registerDocs } from './docs.js';
 import { registerFrontendCors } from '../domain/frontend/cors.js';
 import { ServiceMetrics, registerPrometheus, timeRequests } from '../kernel/prometheus.js';
 import { errorBody, toErrorReply, tooManyRequests } from '../kernel/errors.js';
+import { OFREP_PATH, ofrepErrorBody } from '../domain/ofrep/errors.js';
 import { EventLog, type RecordEvent } from '../domain/events/event-log.js';
 import { httpTimeouts } from './http-timeouts.js';
 import { DeliveryWorker } from '../domain/integrations/delivery-worker.js';
@@ -132,7 +133,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     app.setErrorHandler((error, request, reply) => {
       const { status, body, internal } = toErrorReply(error);
       if (internal) logOf(request, logger).error({ err: error }, 'request failed');
-      return reply.code(status).header('x-request-id', request.id).type('application/json').send(body);
+      const answer = request.operation?.path.startsWith(`${OFREP_PATH}/`) ? ofrepErrorBody(error, status, body, (request.params as { key?: string } | undefined)?.key) : body;
+      return reply.code(status).header('x-request-id', request.id).type('application/json').send(answer);
     });
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0];

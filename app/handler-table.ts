@@ -17,6 +17,7 @@ import { featureTypeHandlers } from '../handlers/feature-types.js';
 import { featureHandlers } from '../handlers/features.js';
 import { flagCreatorHandlers } from '../handlers/flag-creators.js';
 import { frontendHandlers } from '../handlers/frontend.js';
+import { ofrepHandlers } from '../handlers/ofrep.js';
 import { groupHandlers } from '../handlers/groups.js';
 import { healthHandlers } from '../handlers/health.js';
 import { lifecycleHandlers } from '../handlers/lifecycle.js';
@@ -54,6 +55,7 @@ export const handlers = {
   ...featureTagHandlers,
   ...clientHandlers,
   ...frontendHandlers,
+  ...ofrepHandlers,
   ...applicationHandlers,
   ...contextFieldHandlers,
   ...featureSearchHandlers,

@@ -1209,6 +1209,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ofrep/v1/evaluate/flags/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One flag evaluated for a context (OpenFeature remote evaluation)
+         * @description OpenFeature's remote evaluation protocol (OFREP, `open-feature/protocol`), as its server providers call it:
+         *     the flag named `key`, evaluated for the context by the same engine as the frontend API and the SDKs, from
+         *     the flags of the token's environment and projects (compiled once per change, never read per request).
+         *     Credentials as OpenFeature providers send them: `Authorization: Bearer <token>`, `X-API-Key: <token>`, or
+         *     the plain `Authorization: <token>`. Client (backend) and frontend tokens may evaluate; admin tokens and
+         *     personal access tokens answer 403. The context: `targetingKey` is Unleash's `userId`; `sessionId`,
+         *     `remoteAddress`, `currentTime`, `appName` and `environment` keep their Unleash meaning; every other key is
+         *     a custom property. Strings, numbers and booleans are accepted (numbers and booleans as their string form);
+         *     null is absent; an object or an array is 400 `INVALID_CONTEXT` naming the key. `remoteAddress` is the
+         *     caller's address unless given; without `sessionId` a random one is used, as in the frontend API. Each
+         *     evaluation counts in the flag's usage (`yes`/`no`, variants) under the context's `appName`, or
+         *     `openfeature`. Errors carry the protocol's `errorCode` and `errorDetails` beside the service's own
+         *     `{id, name, message}`: an unparsable body is 400 `PARSE_ERROR`, an unknown flag or one the token may not
+         *     see is 404 `FLAG_NOT_FOUND`.
+         */
+        post: operations["evaluateOfrepFlag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ofrep/v1/evaluate/flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Every flag evaluated for a context (OpenFeature remote evaluation, bulk)
+         * @description What OpenFeature's browser and mobile providers poll (OFREP bulk evaluation, static context): every flag of
+         *     the token's environment and projects, on or off, evaluated for the context as `POST
+         *     /ofrep/v1/evaluate/flags/{key}` evaluates one (credentials, context and usage counting alike), in name
+         *     order. `ETag` identifies the answer; `If-None-Match` with it gives 304. Browsers may call from the origins
+         *     in `UNLEASH_FRONTEND_API_ORIGINS` (CORS, preflight answered), as for the frontend API.
+         */
+        post: operations["evaluateOfrepFlags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/metrics/applications": {
         parameters: {
             query?: never;
@@ -2373,6 +2430,70 @@ export interface components {
             name: "ValidationError" | "AuthenticationRequired" | "NoAccessError" | "NotFoundError" | "NameExistsError" | "ConflictError" | "ContentTypeerror" | "TooManyRequestsError" | "InternalError" | "ServiceUnavailableError" | "RequestTimeoutError" | "RequestHeaderFieldsTooLargeError" | "PayloadTooLargeError" | "BadGatewayError";
             /** @description What went wrong and what to fix */
             message: string;
+        };
+        /** @description The body of an OFREP evaluation: the context to evaluate for (an empty one when absent). */
+        OfrepEvaluationRequest: {
+            context?: components["schemas"]["OfrepContext"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description An OpenFeature evaluation context. `targetingKey` is Unleash's `userId`; `sessionId`, `remoteAddress`, `currentTime`, `appName` and `environment` keep their Unleash meaning; any other key is a custom property. A value is a string, a number or a boolean (used as its string form); null is absent; an object or an array is refused with `INVALID_CONTEXT`. */
+        OfrepContext: {
+            /** @description The user the flags are evaluated for (Unleash's `userId`) */
+            targetingKey?: unknown;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description One flag's answer. The rule:
+         *     - a flag without variants (or on without a variant for this context): `value` is whether the flag is on
+         *       for the context, a boolean;
+         *     - a flag with variants that is on for the context: `variant` is the variant's name and `value` its payload
+         *       by its type (`string` and `csv` as a string, `number` as a number, `json` parsed); a variant without a
+         *       payload gives its name;
+         *     - a flag with variants that is off for the context: no `value`, so that the application's own default
+         *       stands (OFREP's code default); `reason` says why.
+         *     `reason`: `DISABLED` when the flag is off in the environment; `STATIC` when it is on for everyone (no
+         *     strategy, or one that lets every context in); `TARGETING_MATCH` when the strategy that let the context in
+         *     has constraints or segments, or picks by a list (`userWithId`, `remoteAddress`, `applicationHostname`);
+         *     `SPLIT` when a gradual rollout below 100% let it in; `DEFAULT` when the flag is on but no strategy lets
+         *     this context in (or a dependency is not met): OpenFeature's reason for an evaluation that fell back to
+         *     its default result, which is closer than `DISABLED` (the flag is not off) or `TARGETING_MATCH` (nothing
+         *     matched).
+         */
+        OfrepEvaluation: {
+            /** @description The flag's name */
+            key: string;
+            /** @enum {string} */
+            reason: "STATIC" | "TARGETING_MATCH" | "SPLIT" | "DISABLED" | "DEFAULT";
+            /** @description The variant the context gets (flags with variants that are on for it) */
+            variant?: string;
+            /** @description The answer: a boolean, or the variant's payload (string, number or JSON value) */
+            value?: unknown;
+            /** @description Unleash's own view of the answer */
+            metadata: {
+                /** @description Whether the flag is on for the context */
+                featureEnabled: boolean;
+                /** @description Whether the context got a variant */
+                variantEnabled: boolean;
+                /** @description Whether the flag asks SDKs for impression events */
+                impressionData: boolean;
+            };
+        };
+        /** @description Every flag of the token's environment and projects, evaluated for the context, in name order. */
+        OfrepBulkEvaluation: {
+            flags: components["schemas"]["OfrepEvaluation"][];
+        };
+        /** @description An error on an OFREP operation: the service's Error object, with the protocol's `errorCode` and `errorDetails` (the same text as `message`), and the flag's `key` on the one-flag operation. */
+        OfrepError: {
+            /** Format: uuid */
+            id: string;
+            name: components["schemas"]["Error"]["name"];
+            message: string;
+            key?: string;
+            /** @enum {string} */
+            errorCode: "PARSE_ERROR" | "TARGETING_KEY_MISSING" | "INVALID_CONTEXT" | "FLAG_NOT_FOUND" | "GENERAL";
+            errorDetails: string;
         };
         /** @description Liveness: the process is up and answering. The database is not consulted. */
         Health: {
@@ -4552,6 +4673,51 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `PARSE_ERROR` for a body that is not JSON; `INVALID_CONTEXT` for a context value that is an object or an array, or a body the contract refuses */
+        OfrepBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OfrepError"];
+            };
+        };
+        /** @description No credential, or one the service does not know (`GENERAL`) */
+        OfrepUnauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OfrepError"];
+            };
+        };
+        /** @description An admin token or a personal access token, which may not evaluate (`GENERAL`) */
+        OfrepForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OfrepError"];
+            };
+        };
+        /** @description The body is larger than this operation accepts (`GENERAL`) */
+        OfrepPayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OfrepError"];
+            };
+        };
+        /** @description The body is not `application/json` (`GENERAL`) */
+        OfrepUnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OfrepError"];
             };
         };
     };
@@ -7210,6 +7376,90 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    evaluateOfrepFlag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The flag's name */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OfrepEvaluationRequest"];
+            };
+        };
+        responses: {
+            /** @description The flag's answer for the context */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfrepEvaluation"];
+                };
+            };
+            400: components["responses"]["OfrepBadRequest"];
+            401: components["responses"]["OfrepUnauthorized"];
+            403: components["responses"]["OfrepForbidden"];
+            /** @description `FLAG_NOT_FOUND`: no flag of that name exists where the token may read */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfrepError"];
+                };
+            };
+            413: components["responses"]["OfrepPayloadTooLarge"];
+            415: components["responses"]["OfrepUnsupportedMediaType"];
+        };
+    };
+    evaluateOfrepFlags: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of an answer held; 304 when the answer is still the same */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OfrepEvaluationRequest"];
+            };
+        };
+        responses: {
+            /** @description Every flag's answer for the context */
+            200: {
+                headers: {
+                    /** @description Identifies this answer; send it back in If-None-Match */
+                    ETag?: string;
+                    /** @description `no-cache`: the answer depends on the context */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfrepBulkEvaluation"];
+                };
+            };
+            /** @description The same answer as the ETag sent in If-None-Match */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["OfrepBadRequest"];
+            401: components["responses"]["OfrepUnauthorized"];
+            403: components["responses"]["OfrepForbidden"];
+            413: components["responses"]["OfrepPayloadTooLarge"];
+            415: components["responses"]["OfrepUnsupportedMediaType"];
         };
     };
     getApplications: {

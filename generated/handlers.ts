@@ -21,7 +21,7 @@ export interface PreSerialized {
 }
 
 /** Operations whose handler may answer with a PreSerialized body (x-pre-serialized in the contract). */
-type PreSerializedOperation = 'exportState' | 'getClientDelta' | 'getClientFeatures' | 'getFrontendFeatures' | 'getFrontendFeaturesWithPost';
+type PreSerializedOperation = 'evaluateOfrepFlag' | 'evaluateOfrepFlags' | 'exportState' | 'getClientDelta' | 'getClientFeatures' | 'getFrontendFeatures' | 'getFrontendFeaturesWithPost';
 
 /** What a handler may answer: one of the contract's statuses with the body declared for it. */
 export type ReplyOf<Id extends keyof operations> = {
@@ -93,6 +93,8 @@ export interface HandlersWith<Context> {
   discardChangeRequestChange: HandlerWith<'discardChangeRequestChange', Context>;
   enableEnvironment: HandlerWith<'enableEnvironment', Context>;
   enableFeatureEnvironment: HandlerWith<'enableFeatureEnvironment', Context>;
+  evaluateOfrepFlag: HandlerWith<'evaluateOfrepFlag', Context>;
+  evaluateOfrepFlags: HandlerWith<'evaluateOfrepFlags', Context>;
   exportState: HandlerWith<'exportState', Context>;
   favoriteFeature: HandlerWith<'favoriteFeature', Context>;
   favoriteProject: HandlerWith<'favoriteProject', Context>;

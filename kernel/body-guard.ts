@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { badRequest, unsupportedContentTypeMessage, unsupportedMediaType } from './errors.js';
+import { badRequest, UnparsableBody, unsupportedContentTypeMessage, unsupportedMediaType } from './errors.js';
 import { mayHoldUnstorableText, unstorableText } from './storable-text.js';
 
 /** Marks a body whose media type has no parser, so that the guard can answer 415 after the permission check. */
@@ -7,7 +7,11 @@ const UNSUPPORTED = Symbol('unsupported body');
 
 /** A JSON body that does not parse, or holds text PostgreSQL cannot store: answered 400 by the guard, after the permission check. */
 class UnusableJson {
-  constructor(readonly message: string) {}
+  constructor(
+    readonly message: string,
+    /** Not JSON at all, rather than JSON holding text the database cannot store. */
+    readonly unparsable: boolean,
+  ) {}
 }
 
 /** The query parameters the operation declares: any other is ignored, as validation ignores it, whatever it holds. */
@@ -44,10 +48,10 @@ export function registerBodyGuard(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, payload, done) => {
     if (payload === '') return done(null, undefined);
     parseJson(request, payload as string, (error, body) => {
-      if (error) return done(null, new UnusableJson(`The request body is not valid JSON: ${error.message}`));
+      if (error) return done(null, new UnusableJson(`The request body is not valid JSON: ${error.message}`, true));
       // The body was decoded as UTF-8, so U+0000 and lone surrogates can only come in as JSON escapes: without one, no walk.
       const problem = mayHoldUnstorableText(payload as string) ? unstorableText(body, 'body') : undefined;
-      done(null, problem ? new UnusableJson(`The request body is refused: ${problem}`) : body);
+      done(null, problem ? new UnusableJson(`The request body is refused: ${problem}`, false) : body);
     });
   });
   app.addContentTypeParser('*', (_request, payload, done) => {
@@ -70,7 +74,7 @@ export function registerBodyGuard(app: FastifyInstance): void {
     if (!contentType || request.body === UNSUPPORTED || !accepted.includes(contentType)) {
       throw unsupportedMediaType(unsupportedContentTypeMessage(contentType));
     }
-    if (request.body instanceof UnusableJson) throw badRequest(request.body.message);
+    if (request.body instanceof UnusableJson) throw request.body.unparsable ? new UnparsableBody(request.body.message) : badRequest(request.body.message);
     if (contentType === 'multipart/form-data') {
       request.body = await readForm(request);
       return;

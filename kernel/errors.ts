@@ -18,6 +18,13 @@ export class AppError extends Error {
 }
 
 export const badRequest = (message: string) => new AppError(400, 'ValidationError', message);
+
+/** 400 for a body that is not JSON at all (protocols such as OpenFeature's tell it from other bad requests). */
+export class UnparsableBody extends AppError {
+  constructor(message: string) {
+    super(400, 'ValidationError', message);
+  }
+}
 export const unauthorized = (message: string) => new AppError(401, 'AuthenticationRequired', message);
 export const forbidden = (message: string) => new AppError(403, 'NoAccessError', message);
 export const notFound = (message: string) => new AppError(404, 'NotFoundError', message);

@@ -11,6 +11,10 @@ app.get('/health', async () => ({ health: 'GOOD' }));
 app.get('/body', (_request, reply) => {
   reply.header('content-type', 'application/json; charset=utf-8').header('etag', etag).send(body);
 });
+// The same answer to a JSON POST, parsed as fastify parses it (OpenFeature's evaluations are POSTs).
+app.post('/body', (_request, reply) => {
+  reply.header('content-type', 'application/json; charset=utf-8').header('etag', etag).send(body);
+});
 app.get('/not-modified', (_request, reply) => {
   reply.code(304).header('etag', etag).send();
 });

@@ -13,6 +13,8 @@ export interface Load {
   tool: 'wrk' | 'autocannon';
   /** A query parameter with a different value on every request: `<prefix><n>`, n counting from 1. */
   varying?: { parameter: string; prefix: string };
+  /** POST this JSON body instead of GET; each `{n}` in it is the request's number, counting from 1. */
+  postBody?: string;
 }
 
 /** The URL's path and query, ready for the varying parameter's value. */
@@ -32,6 +34,22 @@ request = function()
 end
 `;
 
+/** A wrk script POSTing the body with the next number in place of `{n}` (args: the text before it, after it). */
+const WRK_POST = `local counter = 0
+local before, after = "", ""
+init = function(args) before = args[1]; after = args[2] or "" end
+request = function()
+  counter = counter + 1
+  return wrk.format("POST", nil, nil, before .. counter .. after)
+end
+`;
+
+/** The body's text around the first `{n}` (all of it before, when it has none: the counter then goes last). */
+function bodyAround(body: string): [string, string] {
+  const at = body.indexOf('{n}');
+  return at < 0 ? [body, ''] : [body.slice(0, at), body.slice(at + 3)];
+}
+
 export interface Measurement {
   requestsPerSecond: number;
   p50Ms: number;
@@ -44,9 +62,12 @@ const toMs = (value: string, unit: string) => Number(value) * ({ us: 0.001, ms: 
 
 function withWrk(load: Load): Measurement {
   const headerArgs = Object.entries(load.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
-  const folder = load.varying ? mkdtempSync(path.join(tmpdir(), 'wrk-')) : undefined;
+  const folder = load.varying || load.postBody !== undefined ? mkdtempSync(path.join(tmpdir(), 'wrk-')) : undefined;
   let scriptArgs: string[] = [];
-  if (folder) {
+  if (folder && load.postBody !== undefined) {
+    writeFileSync(path.join(folder, 'post.lua'), WRK_POST);
+    scriptArgs = ['-s', path.join(folder, 'post.lua'), load.url, '--', ...bodyAround(load.postBody)];
+  } else if (folder) {
     writeFileSync(path.join(folder, 'varying.lua'), WRK_VARYING);
     scriptArgs = ['-s', path.join(folder, 'varying.lua'), load.url, '--', varyingBase(load)];
   }
@@ -72,7 +93,12 @@ function withWrk(load: Load): Measurement {
 async function withAutocannon(load: Load): Promise<Measurement> {
   let counter = 0;
   const base = load.varying ? varyingBase(load) : undefined;
-  const requests = base ? [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: `${base}${++counter}` }) }] : undefined;
+  const [before, after] = bodyAround(load.postBody ?? '');
+  const requests = base
+    ? [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: `${base}${++counter}` }) }]
+    : load.postBody !== undefined
+      ? [{ setupRequest: (request: autocannon.Request) => ({ ...request, method: 'POST' as const, body: `${before}${++counter}${after}` }) }]
+      : undefined;
   const result = await autocannon({ url: load.url, headers: load.headers, connections: load.connections, duration: load.seconds, ...(requests && { requests }) });
   return {
     requestsPerSecond: result.requests.average,

@@ -3,16 +3,17 @@
 // server answering a fixed Buffer of the same size, as the limit our figures are a fraction of. Then
 // integrations: one webhook's delivery rate, and admin write latency with a receiver that never answers. Last,
 // state import and export of 10,000 flags, and the fan-out of one change to 5,000 SDK streams (on one instance, and
-// on two sharing PostgreSQL), each on fresh services of their own. And the frontend API: every seeded flag evaluated
-// for a different user on each request.
+// on two sharing PostgreSQL), each on fresh services of their own. And the frontend API and OpenFeature's remote
+// evaluation (OFREP, every flag and one flag): every seeded flag evaluated for a different user on each request.
 //
 // Usage: npm run bench [-- --flags 200 --seconds 10 --connections 50 --deliveries 2000 --writes 400 --import-flags 10000 --streams 5000
-//                        --only client,integrations,state,streams,frontend]
+//                        --only client,integrations,state,streams,frontend,ofrep]
 //   With DATABASE_URL set, a throw-away database is created on that server (and dropped after);
 //   otherwise the embedded database is used. Load comes from wrk when installed, else autocannon.
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { measure, type Load, type Measurement } from './bench-load.js';
 import { benchFrontend } from './bench-frontend.js';
+import { benchOfrep } from './bench-ofrep.js';
 import { benchIntegrations } from './bench-integrations.js';
 import { rssMb, startBenchService, startProcess, stop, waitFor, type Api } from './bench-service.js';
 import { benchState } from './bench-state.js';
@@ -27,9 +28,9 @@ const flagCount = option('flags', 200);
 const seconds = option('seconds', 10);
 const connections = option('connections', 50);
 const port = option('port', 4299);
-/** `--only client,streams` runs only those parts (client, integrations, state, streams, frontend); all by default. */
+/** `--only client,streams` runs only those parts (client, integrations, state, streams, frontend, ofrep); all by default. */
 const only = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1]!.split(',')) : undefined;
-const runs = (part: 'client' | 'integrations' | 'state' | 'streams' | 'frontend') => only === undefined || only.has(part);
+const runs = (part: 'client' | 'integrations' | 'state' | 'streams' | 'frontend' | 'ofrep') => only === undefined || only.has(part);
 const limitPort = port + 1;
 const SETTLE_MS = 10_000;
 /** A page of 50 with a tag filter, sorted by name. */
@@ -86,7 +87,7 @@ async function main() {
   let limit: ChildProcess | undefined;
   try {
     // The integration bench changes the seeded flags.
-    const seedSeconds = runs('client') || runs('integrations') || runs('frontend') ? await seed(api, flagCount) : 0;
+    const seedSeconds = runs('client') || runs('integrations') || runs('frontend') || runs('ofrep') ? await seed(api, flagCount) : 0;
     if (runs('client')) {
       const { secret: clientToken } = (await api('POST', '/api/admin/api-tokens', { tokenName: 'bench', type: 'client', environment: 'development' })) as { secret: string };
       const features = `${base}/api/client/features`;
@@ -144,6 +145,19 @@ async function main() {
       const ev = fe.evaluation;
       console.log(`\nevaluation engine alone: ${ev.flags} flags compiled in ${ev.compileMs} ms; ${ev.microsecondsPerContext} µs for all of them for one context ` +
         `(${ev.evaluationsPerSecond.toLocaleString('en')} flag evaluations/s, ${Math.round(ev.enabledShare * 100)}% on)`);
+    }
+
+    if (runs('ofrep')) {
+      // Before the integration bench too: the same seeded flags as the frontend API's.
+      const of = await benchOfrep(api, base, limitPort + 7, 'bench.flag-00000', { seconds, connections, tool });
+      console.log(`\nOpenFeature (OFREP): ${of.flags} flags evaluated per bulk request (${of.bulkBytes} bytes), one per single-flag request, ` +
+        `a different targetingKey each time, ${connections} connections, ${seconds} s per run, load from ${tool}:\n`);
+      console.log('| request | req/s | p50 ms | p99 ms | errors | of the fastify limit |');
+      console.log('|---|---|---|---|---|---|');
+      console.log(row('POST /ofrep/v1/evaluate/flags', of.bulk, of.bulkLimit));
+      console.log(row('  limit: bare fastify, same-size Buffer, same POSTs', of.bulkLimit));
+      console.log(row('POST /ofrep/v1/evaluate/flags/bench.flag-00000', of.single, of.singleLimit));
+      console.log(row('  limit: bare fastify, same-size Buffer, same POSTs', of.singleLimit));
     }
 
     if (runs('integrations')) {

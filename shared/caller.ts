@@ -9,8 +9,11 @@ export interface Grant {
 
 /** A permission a role can grant: the contract's closed list, so that a misspelt name fails to compile. */
 export type PermissionName = components['schemas']['PermissionName'];
-/** What an operation may require: a permission, `NONE` (any admin-API caller), `CLIENT` (SDKs) or `FRONTEND` (frontend SDKs). */
-export type RequiredPermission = PermissionName | 'NONE' | 'CLIENT' | 'FRONTEND';
+/**
+ * What an operation may require: a permission, `NONE` (any admin-API caller), `CLIENT` (SDKs), `FRONTEND` (frontend
+ * SDKs) or `SDK` (OpenFeature providers: client and frontend tokens alike).
+ */
+export type RequiredPermission = PermissionName | 'NONE' | 'CLIENT' | 'FRONTEND' | 'SDK';
 
 /** The kind of an API token, as the contract's ApiTokenType names it. */
 export type TokenKind = components['schemas']['ApiTokenType'];
@@ -47,6 +50,10 @@ export const NONE = 'NONE' satisfies RequiredPermission;
 export const CLIENT = 'CLIENT' satisfies RequiredPermission;
 /** The frontend API: frontend tokens, and the anonymous caller of AUTH_TYPE none (no token, no user); not admins. */
 export const FRONTEND = 'FRONTEND' satisfies RequiredPermission;
+/** OpenFeature's remote evaluation: client and frontend tokens, and the anonymous caller of AUTH_TYPE none; not admins. */
+export const SDK = 'SDK' satisfies RequiredPermission;
+
+const isAnonymousAdmin = (caller: Caller) => caller.tokenKind === null && caller.userId === null && holds(caller, ADMIN);
 
 /** A grant limited to one project or environment counts only where the operation names that one. */
 const matches = (held: string | null, wanted: string | undefined) => held === null || held === '*' || held === wanted;
@@ -64,14 +71,16 @@ export function holds(caller: Caller, permission: PermissionName, scope: Permiss
 export function holdsAny(caller: Caller, permissions: readonly RequiredPermission[], scope: PermissionScope = {}): boolean {
   if (permissions.includes(NONE)) return caller.tokenKind === null || caller.tokenKind === 'admin';
   if (permissions.includes(CLIENT)) return caller.tokenKind === 'client' || holds(caller, ADMIN);
-  if (permissions.includes(FRONTEND)) return caller.tokenKind === 'frontend' || (caller.tokenKind === null && caller.userId === null && holds(caller, ADMIN));
-  return permissions.some((permission) => permission !== NONE && permission !== CLIENT && permission !== FRONTEND && holds(caller, permission, scope));
+  if (permissions.includes(FRONTEND)) return caller.tokenKind === 'frontend' || isAnonymousAdmin(caller);
+  if (permissions.includes(SDK)) return caller.tokenKind === 'client' || caller.tokenKind === 'frontend' || isAnonymousAdmin(caller);
+  return permissions.some((permission) => permission !== NONE && permission !== CLIENT && permission !== FRONTEND && permission !== SDK && holds(caller, permission, scope));
 }
 
 export function missingPermissionMessage(permissions: readonly RequiredPermission[]): string {
   if (permissions.includes(NONE)) return 'This credential cannot use the admin API: use an admin token.';
   if (permissions.includes(CLIENT)) return 'This endpoint is for SDKs: use a client (backend) token.';
   if (permissions.includes(FRONTEND)) return 'This endpoint is for frontend SDKs (browsers, mobile apps): use a frontend token.';
+  if (permissions.includes(SDK)) return 'This endpoint is for SDKs and OpenFeature providers: use a client (backend) or frontend token.';
   const names = permissions.map((p) => `"${p}"`).join(', ');
   return permissions.length === 1
     ? `You need the ${names} permission to perform this operation.`

@@ -4,8 +4,6 @@
 // itself); every preflight is checked to have reached the service.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +11,7 @@ import { startTestApp, type TestApp } from './support/app.js';
 import { launchBrowser, newContext } from './support/browser.js';
 import { adminJson, newApiToken, until } from './support/fixtures.js';
 import { flagPath, flagWith } from './support/frontend.js';
+import { servePage } from './support/page-server.js';
 
 const unique = (label: string) => `browser-${label}-${randomBytes(4).toString('hex')}`;
 const rollout = (percent: number) => ({ name: 'flexibleRollout', parameters: { rollout: percent, stickiness: 'userId', groupId: 'g' } });
@@ -56,20 +55,9 @@ type SdkMethod = 'start' | 'isEnabled' | 'getVariant' | 'updateContext' | 'isRea
 const inPage = <T>(page: Page, method: SdkMethod, ...args: unknown[]): Promise<T> =>
   page.evaluate(([name, values]) => (window as unknown as { sdk: Record<string, (...a: unknown[]) => unknown> }).sdk[name]!(...values), [method, args] as const) as Promise<T>;
 
-/** The page and the SDK's bundle, served from http://localhost:<port>; answers that origin. */
-async function servePage(): Promise<string> {
-  const bundle = await readFile(path.resolve('node_modules', 'unleash-proxy-client', 'build', 'main.min.js'));
-  const server: Server = createServer((request, response) => {
-    if (request.url === '/') response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
-    else if (request.url === '/unleash.js') response.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
-    else response.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  afterAll(() => {
-    server.closeAllConnections();
-    return new Promise((resolve) => server.close(resolve));
-  });
-  return `http://localhost:${(server.address() as AddressInfo).port}`;
+/** The page and the SDK's bundle, served from another origin; answers that origin. */
+async function serveShop(): Promise<string> {
+  return servePage({ '/': PAGE, '/unleash.js': await readFile(path.resolve('node_modules', 'unleash-proxy-client', 'build', 'main.min.js')) });
 }
 
 /** The preflights (OPTIONS) the service answered below `path`, from its request log. */
@@ -83,7 +71,7 @@ let pageOrigin: string;
 const pages: Page[] = [];
 
 beforeAll(async () => {
-  pageOrigin = await servePage();
+  pageOrigin = await serveShop();
   browser = await launchBrowser();
 });
 

@@ -47,6 +47,7 @@ interface Fixtures {
 const pathParameters: Record<string, (f: Fixtures, path: string) => string | number> = {
   projectId: (f, path) => (path.includes('/change-requests') ? f.changeRequestProject : f.project),
   featureName: (f) => f.flag,
+  key: (f) => f.flag,
   parent: (f) => f.parentFlag,
   environment: (f) => f.environment,
   strategyId: (f) => f.strategyId,
@@ -274,7 +275,7 @@ const everyOperation: Operation[] = (Object.entries(operationTable) as [Operatio
 }));
 const isClientOperation = (op: Operation) => op.path.startsWith('/api/client/');
 /** The frontend API: called with a frontend token, the only kind it serves. */
-const isFrontendOperation = (op: Operation) => (operationTable[op.id].permissions as readonly string[]).includes('FRONTEND');
+const isFrontendOperation = (op: Operation) => ['FRONTEND', 'SDK'].some((kind) => (operationTable[op.id].permissions as readonly string[]).includes(kind));
 const operations = everyOperation.filter((op) => !isClientOperation(op));
 
 const emptyBodyOf = (op: Operation) => (flatten(op.bodySchema!).type === 'array' ? [] : {});

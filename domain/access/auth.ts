@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { operationTable, type OperationId } from '../../generated/operations.js';
 import type { Db } from '../../db/connect.js';
 import * as t from '../../db/schema.js';
-import { holdsAny, missingPermissionMessage, systemCaller, type Caller, type PermissionScope, type RequiredPermission } from '../../shared/caller.js';
+import { holdsAny, missingPermissionMessage, SDK, systemCaller, type Caller, type PermissionScope, type RequiredPermission } from '../../shared/caller.js';
 import type { AuthType } from '../../kernel/config.js';
 import { forbidden, unauthorized } from '../../kernel/errors.js';
 import type { TokenCache } from './token-cache.js';
@@ -65,7 +65,8 @@ async function projectOfFeature(db: Db, name: string): Promise<string | undefine
 
 /** On the admin API a user may call too: with a personal access token, or with a session cookie and no token. */
 async function authenticateAdmin(request: FastifyRequest, tokens: TokenCache, authType: AuthType, db: Db): Promise<Caller> {
-  const credential = credentialFrom(request.headers.authorization);
+  const authorization = authorizationOf(request);
+  const credential = credentialFrom(authorization);
   if (credential?.startsWith(PAT_PREFIX)) {
     const user = await userOfPersonalToken(db, credential);
     if (!user) throw unauthorized('The personal access token in the Authorization header is not valid: it is unknown, deleted or expired.');
@@ -77,7 +78,16 @@ async function authenticateAdmin(request: FastifyRequest, tokens: TokenCache, au
     if (user) return callerOfUser(db, user);
     if (authType !== 'none') throw unauthorized('Your session has ended (logged out, expired, or the user was deleted); log in again.');
   }
-  return authenticate(request.headers.authorization, tokens, authType);
+  return authenticate(authorization, tokens, authType);
+}
+
+/** The credential's header: Authorization, or on OpenFeature's operations also X-API-Key, which its providers send. */
+function authorizationOf(request: FastifyRequest): string | undefined {
+  const { authorization } = request.headers;
+  const permissions: readonly RequiredPermission[] = request.operation?.permissions ?? [];
+  if (authorization !== undefined || !permissions.includes(SDK)) return authorization;
+  const apiKey = request.headers['x-api-key'];
+  return Array.isArray(apiKey) ? apiKey[0] : apiKey;
 }
 
 const callers = new WeakMap<TokenRow, Caller>();

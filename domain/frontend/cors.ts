@@ -1,12 +1,13 @@
-// CORS for the frontend API only, by @fastify/cors: browsers may call /api/frontend from the configured origins,
-// and their preflight is answered (204) before authentication, which a preflight never carries. Every other route
-// of the service answers as before, with no CORS header.
+// CORS for the frontend API and OpenFeature's (/ofrep/v1) only, by @fastify/cors: browsers may call them from the
+// configured origins, and their preflight is answered (204) before authentication, which a preflight never carries.
+// Every other route of the service answers as before, with no CORS header.
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
+import { OFREP_PATH } from '../ofrep/errors.js';
 
 const FRONTEND_PATH = '/api/frontend';
 
-const isFrontendPath = (url: string) => url === FRONTEND_PATH || url.startsWith(`${FRONTEND_PATH}/`);
+const isFrontendPath = (url: string) => [FRONTEND_PATH, OFREP_PATH].some((path) => url === path || url.startsWith(`${path}/`));
 
 /** How long a browser may keep a preflight's answer: a day, as Unleash's ACCESS_CONTROL_MAX_AGE default. */
 const PREFLIGHT_MAX_AGE_S = 86_400;
@@ -27,5 +28,5 @@ export async function registerFrontendCors(api: FastifyInstance, origins: readon
     if (isFrontendPath(route.url)) route.config = { ...route.config, cors: frontend } as typeof route.config;
   });
   // A preflight is answered by the plugin's hook; these routes only let the router find it.
-  for (const url of [FRONTEND_PATH, `${FRONTEND_PATH}/*`]) api.options(url, { schema: { hide: true } }, (_request, reply) => reply.code(204).send());
+  for (const url of [FRONTEND_PATH, `${FRONTEND_PATH}/*`, `${OFREP_PATH}/*`]) api.options(url, { schema: { hide: true } }, (_request, reply) => reply.code(204).send());
 }

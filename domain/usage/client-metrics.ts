@@ -68,6 +68,8 @@ export class ClientMetricsStore {
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private requestsExpiredAt = 0;
+  /** Called before each flush to hand over counts gathered elsewhere (OFREP evaluations) as reports. */
+  private readonly collectors: (() => void)[] = [];
 
   constructor(
     private readonly db: Db,
@@ -120,7 +122,13 @@ export class ClientMetricsStore {
 
   /** Writes everything gathered so far; runs one at a time. On failure the data is kept for the next try. */
   flush(): Promise<void> {
+    for (const collect of this.collectors) collect();
     return this.betweenFlushes(() => this.write());
+  }
+
+  /** `collect` reports what it gathered (through `report`) before every flush, the last one at shutdown included. */
+  addCollector(collect: () => void): void {
+    this.collectors.push(collect);
   }
 
   /**
