@@ -21,6 +21,8 @@ interface OperationEntry {
   public: boolean;
   /** The media types the request body may have; empty when the operation takes no body. */
   bodyMediaTypes: string[];
+  /** The schema of components/schemas a JSON body must match, when the operation's body is one by reference. */
+  bodySchema?: string;
   preSerialized?: boolean;
   /** The largest body the operation takes, in bytes (x-body-limit), when above the service's default. */
   bodyLimit?: number;
@@ -61,12 +63,14 @@ async function operationTable(contract: any): Promise<Record<string, OperationEn
       if (changeRequest !== undefined && !changeRequestKinds.includes(changeRequest as ChangeRequestKind)) throw new Error(`${where}: x-change-request must be one of ${changeRequestKinds.join(', ')}`);
       if (changeRequest !== undefined && !op.responses?.['409']) throw new Error(`${where}: x-change-request refuses with 409, which the operation must declare`);
       const security = op.security ?? globalSecurity;
+      const bodySchema = /^#\/components\/schemas\/([^/]+)$/.exec(op.requestBody?.content?.['application/json']?.schema?.$ref ?? '')?.[1];
       table[op.operationId] = {
         method: method.toUpperCase(),
         path: route,
         permissions,
         public: security.length === 0,
         bodyMediaTypes: Object.keys(op.requestBody?.content ?? {}),
+        ...(bodySchema !== undefined && { bodySchema }),
         ...(op['x-pre-serialized'] === true && { preSerialized: true }),
         ...(typeof op['x-body-limit'] === 'number' && { bodyLimit: op['x-body-limit'] }),
         ...(changeRequest !== undefined && { changeRequest }),

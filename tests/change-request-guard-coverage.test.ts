@@ -2,8 +2,10 @@
 // project whose production requires them, is refused with 409, and an SDK polling production gets the same bytes after.
 // Unguarded: a stated reason, checked where that is cheap. A write operation added to the contract without a line here,
 // or a line that disagrees with the contract's x-change-request, fails this test.
+// Flag writes, found in the contract by their paths (not by x-change-request), must all be guarded.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROLE } from '../db/default-permissions.js';
+import { actionOperations } from '../domain/change-requests/actions.js';
 import { operationTable, type OperationId } from '../generated/operations.js';
 import { call, expectError, type RawResponse, type TestApp } from './support/app.js';
 import { expectRequired, guardFixtures } from './support/change-request-guard.js';
@@ -297,6 +299,16 @@ const classification: Record<string, Classification> = {
 
 const writes = (Object.keys(operationTable) as OperationId[]).filter((id) => !['GET', 'HEAD'].includes(operationTable[id].method)).sort();
 
+/**
+ * The contract's flag writes, by a rule that does not read x-change-request: what SDKs evaluate for one flag changes
+ * with every write under its environments (on/off, strategies, variants) or its dependencies, and with archiving it.
+ */
+const flagPath = '/api/admin/projects/{projectId}/features/{featureName}';
+const flagWrites = writes.filter((id) => {
+  const { method, path } = operationTable[id];
+  return path.startsWith(`${flagPath}/environments/`) || path.startsWith(`${flagPath}/dependencies`) || (path === flagPath && method === 'DELETE');
+});
+
 /** Whether the request's path is one the operation's path template matches. */
 const routes = (template: string, path: string) => new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`).test(path.split('?')[0]!);
 
@@ -323,6 +335,17 @@ describe('the classification', () => {
   it("calls guarded exactly the operations the contract gives an x-change-request", () => {
     const declared = writes.filter((id) => 'changeRequest' in operationTable[id]);
     expect(writes.filter((id) => 'guarded' in classification[id]!)).toEqual(declared);
+  });
+});
+
+describe('flag writes', () => {
+  it('every flag write of the contract is guarded, each proven refused below', () => {
+    expect(flagWrites).toEqual(expect.arrayContaining(['enableFeatureEnvironment', 'addFeatureStrategy', 'setEnvironmentVariants', 'addDependency', 'archiveFeature']));
+    expect(flagWrites.filter((id) => !('guarded' in classification[id]!))).toEqual([]);
+  });
+
+  it('every operation a change-request action runs is a flag write', () => {
+    expect(Object.values(actionOperations).flat().filter((id) => !flagWrites.includes(id))).toEqual([]);
   });
 });
 

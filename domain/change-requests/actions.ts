@@ -1,9 +1,12 @@
-// What each change of a change request does: its payload's schema, the permission proposing it needs, and how it is
-// applied — through the direct operation's own handler, inside the request's transaction, with its usual events.
+// What each change of a change request does: the direct operation it runs, and how its payload becomes that
+// operation's path and body. Proposing needs the operation's permission and the body must match the operation's schema,
+// both read from the generated operation table; applying runs the operation's own handler inside the request's
+// transaction, with its usual events.
 import type { components } from '../../generated/api.js';
+import { operationTable, type OperationId } from '../../generated/operations.js';
 import type { Handlers } from '../handler-context.js';
 import type { Db } from '../../db/connect.js';
-import type { PermissionName } from '../../shared/caller.js';
+import type { RequiredPermission } from '../../shared/caller.js';
 import type { HandlerContext } from '../handler-context.js';
 import { AppError, badRequest, conflict } from '../../kernel/errors.js';
 import type { RecordEvent } from '../events/event-log.js';
@@ -11,6 +14,7 @@ import { assertMatchesSchema } from '../../kernel/schema-check.js';
 
 type Action = components['schemas']['ChangeRequestAction'];
 type Payload = Record<string, unknown> | unknown[];
+type DirectOperation = OperationId & keyof Handlers;
 
 interface Where {
   projectId: string;
@@ -18,14 +22,29 @@ interface Where {
   featureName: string;
 }
 
-interface ActionRule {
-  permission: PermissionName;
-  /** Checks the payload as the direct operation's body would be checked; throws 400 naming the place. */
+/** A change as a call of its direct operation: the path parameters its payload gives (beyond where it applies) and the body. */
+interface DirectCall {
+  operation: DirectOperation;
+  params?: Record<string, string>;
+  body?: unknown;
+  /** Where the body is within the payload, for messages (`.variants`); the payload itself when absent. */
+  bodyAt?: string;
+}
+
+interface ActionShape {
+  /** The direct operations the action may run: one, or for updateEnabled the two its payload chooses between. */
+  operations: readonly DirectOperation[];
+  /** Checks what of the payload is not the body (throws 400 naming the place) and makes the call. */
+  call(payload: Payload, label: string): DirectCall;
+}
+
+export interface ActionRule {
+  /** What proposing the change needs: the permission of its direct operations. */
+  permission: RequiredPermission;
+  /** Checks the payload as the direct operation would check its path and body; throws 400 naming the place. */
   check(payload: Payload, label: string): void;
   apply(handlers: Handlers, where: Where, payload: Payload, context: HandlerContext): Promise<unknown>;
 }
-
-const request = <P, B = undefined>(params: P, body?: B) => ({ params, body, query: undefined, headers: {} }) as never;
 
 const objectPayload = (payload: Payload, label: string) => {
   if (Array.isArray(payload)) throw badRequest(`${label} must be an object.`);
@@ -44,72 +63,87 @@ const withoutId = (payload: Payload) => {
   return rest;
 };
 
-function exactly(payload: Payload, label: string, field: string, type: 'boolean' | 'string') {
+/** The payload has `field` of the type, and nothing else; answers it. */
+function exactly<T extends boolean | string>(payload: Payload, label: string, field: string, type: 'boolean' | 'string'): T {
   const value = objectPayload(payload, label);
   const extra = Object.keys(value).find((key) => key !== field);
   if (extra) throw badRequest(`${label} has the unknown field "${extra}".`);
   if (typeof value[field] !== type) throw badRequest(`${label}.${field} must be a ${type}.`);
+  return value[field] as T;
 }
 
-export const actionRules: Record<Action, ActionRule> = {
+/** An action that runs one operation; `split` makes its path parameters and body of the payload (by default the body is the payload). */
+const runs = (operation: DirectOperation, split: (payload: Payload, label: string) => Omit<DirectCall, 'operation'> = (payload) => ({ body: payload })): ActionShape => ({
+  operations: [operation],
+  call: (payload, label) => ({ operation, ...split(payload, label) }),
+});
+
+const actions: Record<Action, ActionShape> = {
   updateEnabled: {
-    permission: 'UPDATE_FEATURE_ENVIRONMENT',
-    check: (payload, label) => exactly(payload, label, 'enabled', 'boolean'),
-    apply: (h, where, payload, context) =>
-      (payload as { enabled: boolean }).enabled ? h.enableFeatureEnvironment(request(where), context) : h.disableFeatureEnvironment(request(where), context),
+    operations: ['enableFeatureEnvironment', 'disableFeatureEnvironment'],
+    call: (payload, label) => ({ operation: exactly<boolean>(payload, label, 'enabled', 'boolean') ? 'enableFeatureEnvironment' : 'disableFeatureEnvironment' }),
   },
-  addStrategy: {
-    permission: 'CREATE_FEATURE_STRATEGY',
-    check: (payload, label) => assertMatchesSchema('CreateFeatureStrategy', payload, label),
-    apply: (h, where, payload, context) => h.addFeatureStrategy(request(where, payload), context),
-  },
-  updateStrategy: {
-    permission: 'UPDATE_FEATURE_STRATEGY',
-    check: (payload, label) => {
-      strategyId(payload, label);
-      assertMatchesSchema('CreateFeatureStrategy', withoutId(payload), label);
-    },
-    apply: (h, where, payload, context) => h.updateFeatureStrategy(request({ ...where, strategyId: strategyId(payload, 'payload') }, withoutId(payload)), context),
-  },
-  deleteStrategy: {
-    permission: 'DELETE_FEATURE_STRATEGY',
-    check: (payload, label) => exactly(payload, label, 'id', 'string'),
-    apply: (h, where, payload, context) => h.deleteFeatureStrategy(request({ ...where, strategyId: strategyId(payload, 'payload') }), context),
-  },
-  reorderStrategy: {
-    permission: 'UPDATE_FEATURE_STRATEGY',
-    check: (payload, label) => assertMatchesSchema('StrategySortOrder', payload, label),
-    apply: (h, where, payload, context) => h.setStrategySortOrder(request(where, payload), context),
-  },
-  patchVariant: {
-    permission: 'UPDATE_FEATURE_ENVIRONMENT_VARIANTS',
-    check: (payload, label) => {
-      const value = objectPayload(payload, label);
-      const extra = Object.keys(value).find((key) => key !== 'variants');
-      if (extra) throw badRequest(`${label} has the unknown field "${extra}".`);
-      assertMatchesSchema('Variants', value.variants, `${label}.variants`);
-    },
-    apply: (h, where, payload, context) => h.setEnvironmentVariants(request(where, (payload as { variants: unknown }).variants), context),
-  },
-  addDependency: {
-    permission: 'UPDATE_FEATURE_DEPENDENCY',
-    check: (payload, label) => assertMatchesSchema('CreateDependency', payload, label),
-    apply: (h, { projectId, featureName }, payload, context) => h.addDependency(request({ projectId, featureName }, payload), context),
-  },
-  deleteDependency: {
-    permission: 'UPDATE_FEATURE_DEPENDENCY',
-    check: (payload, label) => exactly(payload, label, 'feature', 'string'),
-    apply: (h, { projectId, featureName }, payload, context) =>
-      h.deleteDependency(request({ projectId, featureName, parent: (payload as { feature: string }).feature }), context),
-  },
-  archiveFeature: {
-    permission: 'DELETE_FEATURE',
-    check: (payload, label) => {
-      if (Array.isArray(payload) || Object.keys(payload).length > 0) throw badRequest(`${label} must be an empty object.`);
-    },
-    apply: (h, { projectId, featureName }, _payload, context) => h.archiveFeature(request({ projectId, featureName }), context),
-  },
+  addStrategy: runs('addFeatureStrategy'),
+  updateStrategy: runs('updateFeatureStrategy', (payload, label) => ({ params: { strategyId: strategyId(payload, label) }, body: withoutId(payload) })),
+  deleteStrategy: runs('deleteFeatureStrategy', (payload, label) => {
+    exactly(payload, label, 'id', 'string');
+    return { params: { strategyId: strategyId(payload, label) } };
+  }),
+  reorderStrategy: runs('setStrategySortOrder'),
+  patchVariant: runs('setEnvironmentVariants', (payload, label) => {
+    const value = objectPayload(payload, label);
+    const extra = Object.keys(value).find((key) => key !== 'variants');
+    if (extra) throw badRequest(`${label} has the unknown field "${extra}".`);
+    return { body: value.variants, bodyAt: '.variants' };
+  }),
+  addDependency: runs('addDependency'),
+  deleteDependency: runs('deleteDependency', (payload, label) => ({ params: { parent: exactly<string>(payload, label, 'feature', 'string') } })),
+  archiveFeature: runs('archiveFeature', (payload, label) => {
+    if (Array.isArray(payload) || Object.keys(payload).length > 0) throw badRequest(`${label} must be an empty object.`);
+    return {};
+  }),
 };
+
+/** The direct operation each action names (updateEnabled: both it may run), for tests and readers. */
+export const actionOperations = Object.fromEntries(Object.entries(actions).map(([action, shape]) => [action, shape.operations])) as Record<Action, readonly DirectOperation[]>;
+
+/** The call a change makes, its payload checked; the body against the schema the operation's contract names. */
+function directCall(action: Action, payload: Payload, label: string): DirectCall {
+  const call = actions[action].call(payload, label);
+  const { bodySchema } = operationTable[call.operation] as { bodySchema?: string };
+  if (bodySchema) assertMatchesSchema(bodySchema, call.body, `${label}${call.bodyAt ?? ''}`);
+  return call;
+}
+
+/** The one permission the operations need; an action whose operations need other or more is a mistake found at start. */
+function permissionOf(action: Action, operations: readonly DirectOperation[]): RequiredPermission {
+  const needed = [...new Set(operations.flatMap((id) => operationTable[id].permissions as readonly RequiredPermission[]))];
+  if (needed.length !== 1) throw new Error(`The change-request action ${action} runs operations needing ${needed.join(', ')}: it must need one permission.`);
+  return needed[0]!;
+}
+
+/** The operation's path parameters, taken from where the change applies and what its payload gives. */
+function pathParams(operation: DirectOperation, values: Record<string, string>): Record<string, string> {
+  const names = [...operationTable[operation].path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+  return Object.fromEntries(names.map((name) => [name, values[name]!]));
+}
+
+type AnyHandler = (request: never, context: HandlerContext) => Promise<unknown>;
+
+export const actionRules = Object.fromEntries(
+  (Object.keys(actions) as Action[]).map((action): [Action, ActionRule] => [
+    action,
+    {
+      permission: permissionOf(action, actions[action].operations),
+      check: (payload, label) => void directCall(action, payload, label),
+      apply: (handlers, where, payload, context) => {
+        const { operation, params, body } = directCall(action, payload, 'payload');
+        const request = { params: pathParams(operation, { ...where, ...params }), body, query: undefined, headers: {} };
+        return (handlers[operation] as AnyHandler)(request as never, context);
+      },
+    },
+  ]),
+) as Record<Action, ActionRule>;
 
 /** A context whose `change` runs inside the given transaction: the operations' writes become part of it. */
 export function withinTransaction(context: Omit<HandlerContext, 'db' | 'change'>, tx: Db, record: RecordEvent): HandlerContext {

@@ -136,6 +136,9 @@ const rules: Record<ChangeRequestKind, Rule> = {
   'flag-move': { proposable: false, places: placesOfMove },
 };
 
+/** Whether a write the rule guards can be proposed in a change request instead (change-request actions run only such writes). */
+export const mayBeProposed = (kind: ChangeRequestKind): boolean => rules[kind].proposable;
+
 function required({ project, environment }: Place, proposable: boolean) {
   const next = proposable
     ? `propose this change with POST /api/admin/projects/${project}/environments/${environment}/change-requests, or ask for the SKIP_CHANGE_REQUEST permission there.`
