@@ -58,6 +58,8 @@ export const operationTable = {
   discardChangeRequestChange: {"method":"DELETE","path":"/api/admin/projects/{projectId}/change-requests/{changeRequestId}/changes/{changeId}","permissions":["NONE"],"public":false,"bodyMediaTypes":[]},
   enableEnvironment: {"method":"POST","path":"/api/admin/environments/{environment}/on","permissions":["ADMIN"],"public":false,"bodyMediaTypes":[]},
   enableFeatureEnvironment: {"method":"POST","path":"/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on","permissions":["UPDATE_FEATURE_ENVIRONMENT"],"public":false,"bodyMediaTypes":[],"changeRequest":"environment"},
+  evaluateOfrepFlag: {"method":"POST","path":"/ofrep/v1/evaluate/flags/{key}","permissions":["SDK"],"public":false,"bodyMediaTypes":["application/json"],"bodySchema":"OfrepEvaluationRequest","preSerialized":true},
+  evaluateOfrepFlags: {"method":"POST","path":"/ofrep/v1/evaluate/flags","permissions":["SDK"],"public":false,"bodyMediaTypes":["application/json"],"bodySchema":"OfrepEvaluationRequest","preSerialized":true},
   exportState: {"method":"GET","path":"/api/admin/state/export","permissions":["ADMIN"],"public":false,"bodyMediaTypes":[],"preSerialized":true},
   favoriteFeature: {"method":"POST","path":"/api/admin/projects/{projectId}/features/{featureName}/favorites","permissions":["NONE"],"public":false,"bodyMediaTypes":[]},
   favoriteProject: {"method":"POST","path":"/api/admin/projects/{projectId}/favorites","permissions":["NONE"],"public":false,"bodyMediaTypes":[]},
