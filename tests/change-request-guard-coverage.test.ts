@@ -295,6 +295,8 @@ const classification: Record<string, Classification> = {
   getFrontendFeaturesWithPost: { unguarded: 'a read with the context as its body; writes nothing' },
   getPlayground: { unguarded: 'an evaluation with the context as its body; writes nothing' },
   getAdvancedPlayground: { unguarded: 'an evaluation with the context as its body; writes nothing' },
+  evaluateOfrepFlag: { unguarded: 'an OpenFeature evaluation with the context as its body; writes nothing' },
+  evaluateOfrepFlags: { unguarded: 'an OpenFeature evaluation with the context as its body; writes nothing' },
 };
 
 const writes = (Object.keys(operationTable) as OperationId[]).filter((id) => !['GET', 'HEAD'].includes(operationTable[id].method)).sort();
