@@ -2,7 +2,7 @@ import type { components } from 'flag-service/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../db/schema.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { until } from './support/fixtures.js';
+import { ok, until } from './support/fixtures.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -14,26 +14,28 @@ beforeAll(async () => {
 /** A token as created (with its secret) or as listed (where a secret must never appear). */
 type Token = components['schemas']['ApiToken'] & Partial<Pick<components['schemas']['ApiTokenWithSecret'], 'secret'>>;
 type Event = components['schemas']['Event'];
+type CreateApiToken = components['schemas']['CreateApiToken'];
 
 /** The random part of a secret: what must never leak, whatever encoding the rest gets. */
 const randomPart = (secret: string) => secret.slice(secret.lastIndexOf('.') + 1);
 
-async function create(body: object): Promise<Token & { secret: string }> {
-  const response = await call(app, 'POST', '/api/admin/api-tokens', { body });
-  expect(response.status, response.text).toBe(201);
-  return response.json;
-}
+const post = (body: CreateApiToken, token = app.adminToken) => app.clientWith(token).POST('/api/admin/api-tokens', { body });
+const create = (body: CreateApiToken) => ok(post(body), 201);
+/** Revokes by id, or by secret (percent-encoded in the path). */
+const revoke = (token: string | number) => app.admin.DELETE('/api/admin/api-tokens/{token}', { params: { path: { token: String(token) } } });
+/** GET /api/admin/tag-types with the token: the status tells what the token may do. */
+const tagTypesWith = (token: string) => app.clientWith(token).GET('/api/admin/tag-types');
+const statusWith = async (token: string) => (await tagTypesWith(token)).response.status;
 
+/** The list, and its text as sent (where a secret must never appear). */
 async function listTokens() {
-  const response = await call(app, 'GET', '/api/admin/api-tokens');
-  expect(response.status).toBe(200);
-  return { tokens: response.json.tokens as Token[], text: response.text };
+  const text = await ok(app.admin.GET('/api/admin/api-tokens', { parseAs: 'text' }), 200);
+  return { tokens: JSON.parse(text).tokens as Token[], text };
 }
 
 async function events() {
-  const response = await call(app, 'GET', '/api/admin/events');
-  expect(response.status).toBe(200);
-  return { events: response.json.events as Event[], text: response.text };
+  const text = await ok(app.admin.GET('/api/admin/events', { parseAs: 'text' }), 200);
+  return { events: JSON.parse(text).events as Event[], text };
 }
 
 function expectNowhere(secret: string, texts: string[]) {
@@ -43,16 +45,8 @@ function expectNowhere(secret: string, texts: string[]) {
   }
 }
 
-interface CreateCase {
-  tokenName: string;
-  type: string;
-  environment?: string;
-  project?: string;
-  projects?: string[];
-}
-
 describe('creating API tokens', () => {
-  it.each<[string, CreateCase, RegExp, string, string[]]>([
+  it.each<[string, CreateApiToken, RegExp, string, string[]]>([
     ['a client token for all projects', { tokenName: 'all-projects', type: 'client', environment: 'development' }, /^\*:development\.[0-9a-f]{56}$/, 'client', ['*']],
     ['a client token for one project', { tokenName: 'one-project', type: 'client', environment: 'development', projects: ['default'] }, /^default:development\.[0-9a-f]{56}$/, 'client', ['default']],
     ['a client token named by `project`', { tokenName: 'single', type: 'client', environment: 'production', project: 'default' }, /^default:production\.[0-9a-f]{56}$/, 'client', ['default']],
@@ -63,17 +57,16 @@ describe('creating API tokens', () => {
     ['a backend token (alias of client)', { tokenName: 'backend-alias', type: 'backend', environment: 'development' }, /^\*:development\.[0-9a-f]{56}$/, 'client', ['*']],
     ['an upper-case CLIENT token', { tokenName: 'upper', type: 'CLIENT', environment: 'development' }, /^\*:development\.[0-9a-f]{56}$/, 'client', ['*']],
   ])('creates %s with 201 and a secret in Unleash format', async (_case, body, format, type, projects) => {
-    const response = await call(app, 'POST', '/api/admin/api-tokens', { body });
-    expect(response.status, response.text).toBe(201);
-    expect(response.headers.location).toBe('/api/admin/api-tokens');
-    const token = response.json as Token;
-    expect(token.secret).toMatch(format);
+    const { data: token, error, response } = await post(body);
+    expect(response.status, JSON.stringify(error)).toBe(201);
+    expect(response.headers.get('location')).toBe('/api/admin/api-tokens');
+    expect(token!.secret).toMatch(format);
     expect(token).toMatchObject({ tokenName: body.tokenName, type, projects, project: projects.join(','), expiresAt: null, seenAt: null });
-    expect(token.environment).toBe(type === 'admin' ? '*' : body.environment);
-    expect(Number.isInteger(token.id)).toBe(true);
-    expect(Number.isNaN(Date.parse(token.createdAt))).toBe(false);
+    expect(token!.environment).toBe(type === 'admin' ? '*' : body.environment);
+    expect(Number.isInteger(token!.id)).toBe(true);
+    expect(Number.isNaN(Date.parse(token!.createdAt))).toBe(false);
     const { tokens } = await listTokens();
-    expect(tokens.find((listed) => listed.id === token.id)).toMatchObject({ tokenName: body.tokenName, type, projects });
+    expect(tokens.find((listed) => listed.id === token!.id)).toMatchObject({ tokenName: body.tokenName, type, projects });
   });
 
   it('defaults the environment of a client token to development', async () => {
@@ -86,7 +79,7 @@ describe('creating API tokens', () => {
     const expiresAt = new Date(Date.UTC(2099, 5, 1)).toISOString();
     const token = await create({ tokenName: 'expiring', type: 'client', environment: 'development', expiresAt });
     expect(Date.parse(token.expiresAt!)).toBe(Date.parse(expiresAt));
-    expect((await call(app, 'GET', '/api/admin/tag-types', { token: token.secret })).status).toBe(403);
+    expect(await statusWith(token.secret)).toBe(403);
   });
 
   it('makes every new secret different', async () => {
@@ -98,17 +91,15 @@ describe('creating API tokens', () => {
 
   it('gives a working credential: a client token gets 403 on the admin API, an admin token 200', async () => {
     const client = await create({ tokenName: 'works-client', type: 'client', environment: 'development' });
-    expectError(await call(app, 'GET', '/api/admin/tag-types', { token: client.secret }), 403, 'NoAccessError');
+    expectError(await tagTypesWith(client.secret), 403, 'NoAccessError');
     const admin = await create({ tokenName: 'works-admin', type: 'admin' });
-    const response = await call(app, 'GET', '/api/admin/tag-types', { token: admin.secret });
-    expect(response.status).toBe(200);
-    expect((await call(app, 'GET', '/api/admin/api-tokens', { token: `Bearer ${admin.secret}` })).status).toBe(200);
+    expect(await statusWith(admin.secret)).toBe(200);
+    expect((await app.clientWith(`Bearer ${admin.secret}`).GET('/api/admin/api-tokens')).response.status).toBe(200);
   });
 
   it('lets a created admin token create tokens itself', async () => {
     const admin = await create({ tokenName: 'creator', type: 'admin' });
-    const response = await call(app, 'POST', '/api/admin/api-tokens', { token: admin.secret, body: { tokenName: 'made-by-creator', type: 'client' } });
-    expect(response.status, response.text).toBe(201);
+    await ok(post({ tokenName: 'made-by-creator', type: 'client' }, admin.secret), 201);
     const { events: all } = await events();
     const event = all.find((e) => e.type === 'api-token-created' && e.data?.tokenName === 'made-by-creator');
     expect(event?.createdBy).toBe('creator');
@@ -123,8 +114,8 @@ describe('secrets stay secret', () => {
     secret = token.secret;
     id = token.id;
     // Use it, so that a request carrying it is logged too.
-    await call(app, 'GET', '/api/admin/tag-types', { token: secret });
-    await call(app, 'GET', '/api/admin/tag-types', { token: `Bearer ${secret}` });
+    await tagTypesWith(secret);
+    await tagTypesWith(`Bearer ${secret}`);
   });
 
   it('lists tokens without any secret field and without the secret anywhere in the answer', async () => {
@@ -154,7 +145,7 @@ describe('when a token was last used', () => {
     const used = await create({ tokenName: 'seen', type: 'client', environment: 'development' });
     const unused = await create({ tokenName: 'unseen', type: 'client', environment: 'development' });
     const before = Date.now();
-    expect((await call(app, 'GET', '/api/client/features', { token: used.secret })).status).toBe(200);
+    expect((await app.clientWith(used.secret).GET('/api/client/features')).response.status).toBe(200);
 
     const seenAtOf = (tokens: Token[], id: number) => tokens.find((token) => token.id === id)!.seenAt;
     const { tokens } = await until('the use being written', listTokens, (listed) => seenAtOf(listed.tokens, used.id) !== null);
@@ -168,10 +159,11 @@ describe('when a token was last used', () => {
 describe('revoking API tokens', () => {
   it('revokes by secret: 200, the token stops authenticating, an api-token-deleted event', async () => {
     const token = await create({ tokenName: 'revoke-by-secret', type: 'admin' });
-    expect((await call(app, 'GET', '/api/admin/tag-types', { token: token.secret })).status).toBe(200);
+    expect(await statusWith(token.secret)).toBe(200);
+    // Raw: the secret as it is in the path, its colon not percent-encoded as the typed client would.
     const response = await call(app, 'DELETE', `/api/admin/api-tokens/${token.secret}`);
     expect(response.status, response.text).toBe(200);
-    expectError(await call(app, 'GET', '/api/admin/tag-types', { token: token.secret }), 401, 'AuthenticationRequired');
+    expectError(await tagTypesWith(token.secret), 401, 'AuthenticationRequired');
     const { tokens } = await listTokens();
     expect(tokens.map((listed) => listed.id)).not.toContain(token.id);
     const { events: all, text } = await events();
@@ -183,10 +175,9 @@ describe('revoking API tokens', () => {
 
   it('revokes by id: 200, the token stops authenticating, an api-token-deleted event', async () => {
     const token = await create({ tokenName: 'revoke-by-id', type: 'client', environment: 'development' });
-    expectError(await call(app, 'GET', '/api/admin/tag-types', { token: token.secret }), 403, 'NoAccessError');
-    const response = await call(app, 'DELETE', `/api/admin/api-tokens/${token.id}`);
-    expect(response.status, response.text).toBe(200);
-    expectError(await call(app, 'GET', '/api/admin/tag-types', { token: token.secret }), 401, 'AuthenticationRequired');
+    expectError(await tagTypesWith(token.secret), 403, 'NoAccessError');
+    await ok(revoke(token.id), 200);
+    expectError(await tagTypesWith(token.secret), 401, 'AuthenticationRequired');
     const { events: all } = await events();
     const event = all.find((e) => e.type === 'api-token-deleted' && e.preData?.id === token.id);
     expect(event).toMatchObject({ environment: 'development', preData: { tokenName: 'revoke-by-id', type: 'client' } });
@@ -194,32 +185,33 @@ describe('revoking API tokens', () => {
 
   it('revokes a token named by a percent-encoded secret of several projects', async () => {
     const token = await create({ tokenName: 'revoke-several', type: 'client', environment: 'development', projects: ['default', 'second'] });
-    const response = await call(app, 'DELETE', `/api/admin/api-tokens/${encodeURIComponent(token.secret)}`);
-    expect(response.status, response.text).toBe(200);
-    expectError(await call(app, 'GET', '/api/admin/tag-types', { token: token.secret }), 401, 'AuthenticationRequired');
+    await ok(revoke(token.secret), 200);
+    expectError(await tagTypesWith(token.secret), 401, 'AuthenticationRequired');
     expectNowhere(token.secret, app.logs);
   });
 
   it('answers 404 for an unknown secret or id, and a second revocation', async () => {
+    // Raw where a secret is in the path as it is, its colon not percent-encoded.
     expectError(await call(app, 'DELETE', `/api/admin/api-tokens/*:development.${'0'.repeat(56)}`), 404, 'NotFoundError');
-    expectError(await call(app, 'DELETE', '/api/admin/api-tokens/987654321'), 404, 'NotFoundError');
+    expectError(await revoke(987654321), 404, 'NotFoundError');
     const token = await create({ tokenName: 'twice', type: 'client', environment: 'development' });
-    expect((await call(app, 'DELETE', `/api/admin/api-tokens/${token.id}`)).status).toBe(200);
-    expectError(await call(app, 'DELETE', `/api/admin/api-tokens/${token.id}`), 404, 'NotFoundError');
+    expect((await revoke(token.id)).response.status).toBe(200);
+    expectError(await revoke(token.id), 404, 'NotFoundError');
     expectError(await call(app, 'DELETE', `/api/admin/api-tokens/${token.secret}`), 404, 'NotFoundError');
   });
 
   it('writes no api-token-deleted event for an unknown token', async () => {
     const before = (await events()).events.filter((e) => e.type === 'api-token-deleted').length;
-    expectError(await call(app, 'DELETE', '/api/admin/api-tokens/876543219'), 404, 'NotFoundError');
+    expectError(await revoke(876543219), 404, 'NotFoundError');
     expect((await events()).events.filter((e) => e.type === 'api-token-deleted')).toHaveLength(before);
   });
 
+  // Raw: paths the contract does not have.
   it.each(['/api/admin//api-tokens/', '/api/admin/api-tokens//'])('keeps the secret out of the logs also when revoked through %s<secret>', async (prefix) => {
     const token = await create({ tokenName: 'revoke-doubled-slash', type: 'client', environment: 'development' });
     const response = await call(app, 'DELETE', `${prefix}${token.secret}`);
     expect(response.status).toBe(200);
-    expectError(await call(app, 'GET', '/api/admin/tag-types', { token: token.secret }), 401, 'AuthenticationRequired');
+    expectError(await tagTypesWith(token.secret), 401, 'AuthenticationRequired');
     expectNowhere(token.secret, app.logs);
   });
 
@@ -232,7 +224,14 @@ describe('revoking API tokens', () => {
 });
 
 describe('refusing invalid tokens with 400 naming the field', () => {
-  it.each([
+  async function expectRefused(send: () => Promise<Parameters<typeof expectError>[0]>, field: string) {
+    const before = (await listTokens()).tokens.length;
+    const error = expectError(await send(), 400, 'ValidationError');
+    expect(error.message).toContain(field);
+    expect((await listTokens()).tokens).toHaveLength(before);
+  }
+
+  it.each<[string, CreateApiToken, string]>([
     ['environment * for a client token', { tokenName: 'x', type: 'client', environment: '*' }, 'environment'],
     ['environment * for a frontend token', { tokenName: 'x', type: 'frontend', environment: '*' }, 'environment'],
     ['an unknown environment', { tokenName: 'x', type: 'client', environment: 'staging' }, 'environment'],
@@ -244,37 +243,39 @@ describe('refusing invalid tokens with 400 naming the field', () => {
     ['an expiry on a leap second', { tokenName: 'x', type: 'client', environment: 'development', expiresAt: '2098-12-31T23:59:60Z' }, 'expiresAt'],
     ['an expiry with an hours-only offset', { tokenName: 'x', type: 'client', environment: 'development', expiresAt: '2099-01-01T00:00:00+01' }, 'expiresAt'],
     ['a NUL character in the name', { tokenName: 'a\u0000b', type: 'client', environment: 'development' }, 'NUL'],
-    ['an unknown body field', { tokenName: 'x', type: 'client', environment: 'development', username: 'me' }, 'username'],
-    ['no tokenName', { type: 'client', environment: 'development' }, 'tokenName'],
     ['an empty tokenName', { tokenName: '', type: 'client', environment: 'development' }, 'tokenName'],
-    ['no type', { tokenName: 'x', environment: 'development' }, 'type'],
-    ['a bad type', { tokenName: 'x', type: 'superuser', environment: 'development' }, 'type'],
     ['an empty projects list', { tokenName: 'x', type: 'client', environment: 'development', projects: [] }, 'projects'],
     ['an admin token for environment development', { tokenName: 'x', type: 'admin', environment: 'development' }, 'environment'],
     ['an admin token for one project', { tokenName: 'x', type: 'admin', projects: ['default'] }, 'projects'],
   ])('refuses %s', async (_case, body, field) => {
-    const before = (await listTokens()).tokens.length;
-    const response = await call(app, 'POST', '/api/admin/api-tokens', { body });
-    const error = expectError(response, 400, 'ValidationError');
-    expect(error.message).toContain(field);
-    expect((await listTokens()).tokens).toHaveLength(before);
+    await expectRefused(() => post(body), field);
+  });
+
+  // Bodies the types forbid, so sent raw.
+  it.each([
+    ['an unknown body field', { tokenName: 'x', type: 'client', environment: 'development', username: 'me' }, 'username'],
+    ['no tokenName', { type: 'client', environment: 'development' }, 'tokenName'],
+    ['no type', { tokenName: 'x', environment: 'development' }, 'type'],
+    ['a bad type', { tokenName: 'x', type: 'superuser', environment: 'development' }, 'type'],
+  ])('refuses %s', async (_case, body, field) => {
+    await expectRefused(() => call(app, 'POST', '/api/admin/api-tokens', { body }), field);
   });
 });
 
 describe('tokens configured at start', () => {
   it('authenticates an INIT client token as a client: 403 on the admin API, not 401', async () => {
     const configured = await startTestApp({ initTokens: { client: ['default:development.abc123'] } });
-    expectError(await call(configured, 'GET', '/api/admin/tag-types', { token: 'default:development.abc123' }), 403, 'NoAccessError');
-    expectError(await call(configured, 'GET', '/api/admin/tag-types', { token: 'default:development.abc124' }), 401, 'AuthenticationRequired');
-    const { json } = await call(configured, 'GET', '/api/admin/api-tokens');
-    expect(json.tokens).toContainEqual(expect.objectContaining({ type: 'client', environment: 'development', projects: ['default'] }));
-    expectNowhere('default:development.abc123', [JSON.stringify(json), ...configured.logs]);
+    expectError(await configured.clientWith('default:development.abc123').GET('/api/admin/tag-types'), 403, 'NoAccessError');
+    expectError(await configured.clientWith('default:development.abc124').GET('/api/admin/tag-types'), 401, 'AuthenticationRequired');
+    const listed = await ok(configured.admin.GET('/api/admin/api-tokens', { parseAs: 'text' }), 200);
+    expect(JSON.parse(listed).tokens).toContainEqual(expect.objectContaining({ type: 'client', environment: 'development', projects: ['default'] }));
+    expectNowhere('default:development.abc123', [listed, ...configured.logs]);
   });
 
   it('authenticates an INIT admin and frontend token', async () => {
     const configured = await startTestApp({ initTokens: { admin: ['*:*.configuredadmin1'], frontend: ['*:production.configuredfrontend1'] } });
-    expect((await call(configured, 'GET', '/api/admin/tag-types', { token: '*:*.configuredadmin1' })).status).toBe(200);
-    expectError(await call(configured, 'GET', '/api/admin/tag-types', { token: '*:production.configuredfrontend1' }), 403, 'NoAccessError');
+    expect((await configured.clientWith('*:*.configuredadmin1').GET('/api/admin/tag-types')).response.status).toBe(200);
+    expectError(await configured.clientWith('*:production.configuredfrontend1').GET('/api/admin/tag-types'), 403, 'NoAccessError');
   });
 
   it.each([
