@@ -54,6 +54,7 @@ const relevant = [
   'tests/change-request-bypasses.test.ts',
   'tests/change-request-guard-coverage.test.ts',
   'tests/change-request-self-exemption.test.ts',
+  'tests/change-request-guard-messages.test.ts',
   // state import
   'tests/state-import.test.ts',
   'tests/state-import-invalid.test.ts',
