@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { fixtures } from './support/fixtures.js';
+import { fixtures, flagPath } from './support/fixtures.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
-const { newProject, createFlag } = fixtures(() => app, unique);
+const { newProject, createFlag, archiveFlag } = fixtures(() => app, unique);
 
 const { latestEventId, eventsSince } = eventReader(() => app);
 
@@ -23,10 +23,8 @@ async function listFlagNames(projectId: string) {
   return data!.features.map((f) => f.name);
 }
 
-async function archiveFlag(projectId: string, featureName: string) {
-  const result = await app.admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: { projectId, featureName } } });
-  expect(result.response.status).toBe(202);
-}
+const inProject = (projectId: string) => ({ params: { path: { projectId } } });
+const flagRoute = '/api/admin/projects/{projectId}/features/{featureName}';
 
 /** A flag of the project, archived. */
 async function archivedFlag(projectId: string, prefix = 'archived') {
@@ -90,7 +88,7 @@ describe('flags: create', () => {
     const project = await newProject();
     const name = unique('badly-typed');
     const before = await latestEventId();
-    const result = await call(app, 'POST', `/api/admin/projects/${project}/features`, { body: { name, type: 'feature' } });
+    const result = await app.admin.POST('/api/admin/projects/{projectId}/features', { ...inProject(project), body: { name, type: 'feature' } });
     const error = expectError(result, 400, 'ValidationError');
     expect(error.message).toContain('type');
     expectError(await getFlag(project, name), 404, 'NotFoundError');
@@ -163,7 +161,7 @@ describe('flags: create', () => {
 
   it('checks 415 before 400 and 400 before 404', async () => {
     expectError(await call(app, 'POST', '/api/admin/projects/ghost-project/features', { body: '{"name":"has space"}', contentType: 'text/plain' }), 415, 'ContentTypeerror');
-    expectError(await call(app, 'POST', '/api/admin/projects/ghost-project/features', { body: { name: 'has space' } }), 400, 'ValidationError');
+    expectError(await app.admin.POST('/api/admin/projects/{projectId}/features', { ...inProject('ghost-project'), body: { name: 'has space' } }), 400, 'ValidationError');
   });
 
   it('refuses a body that is not JSON with 415 and creates nothing', async () => {
@@ -196,7 +194,10 @@ describe('flags: create', () => {
     const project = await newProject();
     const name = unique('badly-tagged');
     const before = await latestEventId();
-    const response = await call(app, 'POST', `/api/admin/projects/${project}/features`, { body: { name, tags: [{ type: 'no-such-type', value: 'orphan' }] } });
+    const response = await app.admin.POST('/api/admin/projects/{projectId}/features', {
+      ...inProject(project),
+      body: { name, tags: [{ type: 'no-such-type', value: 'orphan' }] },
+    });
     const error = expectError(response, 400, 'ValidationError');
     expect(error.message).toContain('no-such-type');
     expectError(await getFlag(project, name), 404, 'NotFoundError');
@@ -287,16 +288,16 @@ describe('flags: update (PUT)', () => {
     const name = unique('put-stale');
     await createFlag(project, name);
     let before = await latestEventId();
-    const on = await call(app, 'PUT', `/api/admin/projects/${project}/features/${name}`, { body: { stale: true } });
-    expect(on.status).toBe(200);
+    const on = await app.admin.PUT(flagRoute, { params: { path: flagPath(name, project) }, body: { stale: true } });
+    expect(on.response.status).toBe(200);
     expect((await getFlag(project, name)).data!.stale).toBe(true);
     let events = await eventsSince(before);
     expect(events.map((e) => e.type)).toContain('feature-stale-on');
     expect(events.map((e) => e.type)).not.toContain('feature-stale-off');
     expect(events.find((e) => e.type === 'feature-stale-on')).toMatchObject({ featureName: name, project });
     before = await latestEventId();
-    const off = await call(app, 'PUT', `/api/admin/projects/${project}/features/${name}`, { body: { stale: false } });
-    expect(off.status).toBe(200);
+    const off = await app.admin.PUT(flagRoute, { params: { path: flagPath(name, project) }, body: { stale: false } });
+    expect(off.response.status).toBe(200);
     expect((await getFlag(project, name)).data!.stale).toBe(false);
     events = await eventsSince(before);
     expect(events.map((e) => e.type)).toContain('feature-stale-off');
@@ -308,10 +309,11 @@ describe('flags: update (PUT)', () => {
     const name = unique('put-same');
     await createFlag(project, name, { description: 'same' });
     const before = await latestEventId();
-    const response = await call(app, 'PUT', `/api/admin/projects/${project}/features/${name}`, {
+    const response = await app.admin.PUT(flagRoute, {
+      params: { path: flagPath(name, project) },
       body: { name, description: 'same', type: 'release', stale: false, impressionData: false },
     });
-    expect(response.status).toBe(200);
+    expect(response.response.status).toBe(200);
     expect(await eventsSince(before)).toEqual([]);
   });
 
@@ -400,8 +402,8 @@ describe('flags: update (JSON patch)', () => {
     const name = unique('patch-same');
     await createFlag(project, name, { description: 'same' });
     const before = await latestEventId();
-    const response = await call(app, 'PATCH', `/api/admin/projects/${project}/features/${name}`, { body: [{ op: 'replace', path: '/description', value: 'same' }] });
-    expect(response.status).toBe(200);
+    const response = await app.admin.PATCH(flagRoute, { params: { path: flagPath(name, project) }, body: [{ op: 'replace', path: '/description', value: 'same' }] });
+    expect(response.response.status).toBe(200);
     expect(await eventsSince(before)).toEqual([]);
   });
 
@@ -481,8 +483,8 @@ describe('flags: move to another project', () => {
     expect(created.response.status).toBe(201);
     const name = unique('moved-envs');
     await createFlag(from, name);
-    const result = await call(app, 'POST', `/api/admin/projects/${from}/features/${name}/changeProject`, { body: { newProjectId: to } });
-    expect(result.status).toBe(200);
+    const result = await app.admin.POST(`${flagRoute}/changeProject`, { params: { path: flagPath(name, from) }, body: { newProjectId: to } });
+    expect(result.response.status).toBe(200);
     expect((await getFlag(to, name)).data!.environments.map((e) => e.name)).toEqual(['development']);
   });
 
@@ -600,8 +602,8 @@ describe('flags: archive, revive and delete', () => {
     const first = await archivedFlag(project);
     const second = await archivedFlag(project);
     const before = await latestEventId();
-    const response = await call(app, 'POST', `/api/admin/projects/${project}/revive`, { body: { features: [first, second] } });
-    expect(response.status).toBe(200);
+    const response = await app.admin.POST('/api/admin/projects/{projectId}/revive', { ...inProject(project), body: { features: [first, second] } });
+    expect(response.response.status).toBe(200);
     expect((await listFlagNames(project)).sort()).toEqual([first, second].sort());
     const events = await eventsSince(before);
     expect(events.map((e) => [e.type, e.featureName, e.project]).sort()).toEqual(
@@ -616,7 +618,7 @@ describe('flags: archive, revive and delete', () => {
     const project = await newProject();
     const archived = await archivedFlag(project);
     const before = await latestEventId();
-    const response = await call(app, 'POST', `/api/admin/projects/${project}/revive`, { body: { features: [archived, 'no-such-flag'] } });
+    const response = await app.admin.POST('/api/admin/projects/{projectId}/revive', { ...inProject(project), body: { features: [archived, 'no-such-flag'] } });
     expectError(response, 404, 'NotFoundError');
     expect(await listFlagNames(project)).toEqual([]);
     expect(await eventsSince(before)).toEqual([]);
@@ -673,10 +675,10 @@ describe('flags: archive, revive and delete', () => {
     const project = await newProject();
     const first = await archivedFlag(project);
     const second = await archivedFlag(project);
-    const response = await call(app, 'POST', `/api/admin/projects/${project}/delete`, { body: { features: [first, second] } });
-    expect(response.status).toBe(200);
-    for (const name of [first, second]) {
-      expectError(await call(app, 'DELETE', `/api/admin/archive/${name}`), 404, 'NotFoundError');
+    const response = await app.admin.POST('/api/admin/projects/{projectId}/delete', { ...inProject(project), body: { features: [first, second] } });
+    expect(response.response.status).toBe(200);
+    for (const featureName of [first, second]) {
+      expectError(await app.admin.DELETE('/api/admin/archive/{featureName}', { params: { path: { featureName } } }), 404, 'NotFoundError');
     }
   });
 
@@ -686,7 +688,7 @@ describe('flags: archive, revive and delete', () => {
     const active = unique('bulk-delete-active');
     await createFlag(project, active);
     const before = await latestEventId();
-    const response = await call(app, 'POST', `/api/admin/projects/${project}/delete`, { body: { features: [archived, active] } });
+    const response = await app.admin.POST('/api/admin/projects/{projectId}/delete', { ...inProject(project), body: { features: [archived, active] } });
     expectError(response, 409, 'ConflictError');
     expect(await eventsSince(before)).toEqual([]);
     // The archived flag is still there to be revived.
@@ -702,8 +704,8 @@ describe('flags: bulk stale and bulk archive', () => {
     await createFlag(project, first);
     await createFlag(project, second);
     let before = await latestEventId();
-    const response = await call(app, 'POST', `/api/admin/projects/${project}/stale`, { body: { features: [first, second], stale: true } });
-    expect(response.status).toBe(202);
+    const response = await app.admin.POST('/api/admin/projects/{projectId}/stale', { ...inProject(project), body: { features: [first, second], stale: true } });
+    expect(response.response.status).toBe(202);
     for (const name of [first, second]) expect((await getFlag(project, name)).data!.stale).toBe(true);
     let events = await eventsSince(before);
     expect(events.map((e) => [e.type, e.featureName, e.project]).sort()).toEqual(
@@ -713,8 +715,8 @@ describe('flags: bulk stale and bulk archive', () => {
       ].sort(),
     );
     before = await latestEventId();
-    const back = await call(app, 'POST', `/api/admin/projects/${project}/stale`, { body: { features: [first], stale: false } });
-    expect(back.status).toBe(202);
+    const back = await app.admin.POST('/api/admin/projects/{projectId}/stale', { ...inProject(project), body: { features: [first], stale: false } });
+    expect(back.response.status).toBe(202);
     expect((await getFlag(project, first)).data!.stale).toBe(false);
     expect((await getFlag(project, second)).data!.stale).toBe(true);
     events = await eventsSince(before);
@@ -726,14 +728,14 @@ describe('flags: bulk stale and bulk archive', () => {
     const name = unique('bulk-stale-kept');
     await createFlag(project, name);
     const before = await latestEventId();
-    const response = await call(app, 'POST', `/api/admin/projects/${project}/stale`, { body: { features: [name, 'no-such-flag'], stale: true } });
+    const response = await app.admin.POST('/api/admin/projects/{projectId}/stale', { ...inProject(project), body: { features: [name, 'no-such-flag'], stale: true } });
     expectError(response, 404, 'NotFoundError');
     expect((await getFlag(project, name)).data!.stale).toBe(false);
     expect(await eventsSince(before)).toEqual([]);
   });
 
   it('answers 404 for an unknown project', async () => {
-    const response = await call(app, 'POST', '/api/admin/projects/ghost-project/stale', { body: { features: ['x'], stale: true } });
+    const response = await app.admin.POST('/api/admin/projects/{projectId}/stale', { ...inProject('ghost-project'), body: { features: ['x'], stale: true } });
     expectError(response, 404, 'NotFoundError');
   });
 
@@ -766,8 +768,8 @@ describe('flags: bulk stale and bulk archive', () => {
     await createFlag(project, second);
     await createFlag(project, kept);
     const before = await latestEventId();
-    const response = await call(app, 'POST', `/api/admin/projects/${project}/archive`, { body: { features: [first, second] } });
-    expect(response.status).toBe(202);
+    const response = await app.admin.POST('/api/admin/projects/{projectId}/archive', { ...inProject(project), body: { features: [first, second] } });
+    expect(response.response.status).toBe(202);
     expect(await listFlagNames(project)).toEqual([kept]);
     const events = await eventsSince(before);
     expect(events.map((e) => [e.type, e.featureName, e.project]).sort()).toEqual(
@@ -785,7 +787,7 @@ describe('flags: bulk stale and bulk archive', () => {
     await createFlag(project, first);
     await createFlag(project, second);
     const before = await latestEventId();
-    const response = await call(app, 'POST', `/api/admin/projects/${project}/archive`, { body: { features: [first, 'no-such-flag', second] } });
+    const response = await app.admin.POST('/api/admin/projects/{projectId}/archive', { ...inProject(project), body: { features: [first, 'no-such-flag', second] } });
     expectError(response, 404, 'NotFoundError');
     expect((await listFlagNames(project)).sort()).toEqual([first, second].sort());
     expect(await eventsSince(before)).toEqual([]);
@@ -797,7 +799,7 @@ describe('flags: bulk stale and bulk archive', () => {
     const foreign = unique('bulk-archive-foreign');
     await createFlag(project, own);
     await createFlag('default', foreign);
-    const response = await call(app, 'POST', `/api/admin/projects/${project}/archive`, { body: { features: [own, foreign] } });
+    const response = await app.admin.POST('/api/admin/projects/{projectId}/archive', { ...inProject(project), body: { features: [own, foreign] } });
     expectError(response, 404, 'NotFoundError');
     expect(await listFlagNames(project)).toEqual([own]);
     expect((await getFlag('default', foreign)).response.status).toBe(200);

@@ -15,11 +15,10 @@ const longest = 'd'.repeat(1000);
 const tooLong = 'd'.repeat(1001);
 
 const { newFlag, flagOf } = fixtures(() => app, unique);
-const createFlag = (description?: string) => newFlag('described', 'default', description === undefined ? {} : { description });
+const describedFlag = (description?: string) => newFlag('described', 'default', description === undefined ? {} : { description });
 const storedDescription = async (name: string) => (await flagOf(name)).description;
 
 const flagRoute = '/api/admin/projects/{projectId}/features/{featureName}';
-const getFlag = (name: string) => app.admin.GET(flagRoute, { params: { path: flagPath(name) } });
 const putDescription = (name: string, description: string) => app.admin.PUT(flagRoute, { params: { path: flagPath(name) }, body: { description } });
 const patchFlag = (name: string, path: string, value: unknown, op: 'add' | 'replace' = 'replace') =>
   app.admin.PATCH(flagRoute, { params: { path: flagPath(name) }, body: [{ op, path, value }] });
@@ -29,25 +28,25 @@ describe('a flag description of 1,001 characters', () => {
     const name = unique('refused');
     const response = await app.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId: 'default' } }, body: { name, description: tooLong } });
     expect(expectError(response, 400, 'ValidationError').message).toContain('description');
-    expect((await getFlag(name)).response.status).toBe(404);
+    expect((await app.admin.GET(flagRoute, { params: { path: flagPath(name) } })).response.status).toBe(404);
   });
 
   it('is refused on PUT with 400 naming the description, and not stored', async () => {
-    const name = await createFlag('before');
+    const name = await describedFlag('before');
     const response = await putDescription(name, tooLong);
     expect(expectError(response, 400, 'ValidationError').message).toContain('description');
     expect(await storedDescription(name)).toBe('before');
   });
 
   it('is refused on PATCH (replace) with 400 naming the description, and not stored', async () => {
-    const name = await createFlag('before');
+    const name = await describedFlag('before');
     const response = await patchFlag(name, '/description', tooLong);
     expect(expectError(response, 400, 'ValidationError').message).toContain('description');
     expect(await storedDescription(name)).toBe('before');
   });
 
   it('is refused on PATCH (add, on a flag without a description) and not stored', async () => {
-    const name = await createFlag();
+    const name = await describedFlag();
     const response = await patchFlag(name, '/description', tooLong, 'add');
     expect(expectError(response, 400, 'ValidationError').message).toContain('description');
     // The flag read (`Feature`) may carry `description: null`, as Unleash's does.
@@ -57,19 +56,19 @@ describe('a flag description of 1,001 characters', () => {
 
 describe('a flag description of 1,000 characters', () => {
   it('is accepted on POST and stored whole', async () => {
-    const name = await createFlag(longest);
+    const name = await describedFlag(longest);
     expect(await storedDescription(name)).toBe(longest);
   });
 
   it('is accepted on PUT and stored whole', async () => {
-    const name = await createFlag('before');
+    const name = await describedFlag('before');
     const response = await putDescription(name, longest);
     expect(response.response.status, JSON.stringify(response.error)).toBe(200);
     expect(await storedDescription(name)).toBe(longest);
   });
 
   it('is accepted on PATCH and stored whole', async () => {
-    const name = await createFlag('before');
+    const name = await describedFlag('before');
     const response = await patchFlag(name, '/description', longest);
     expect(response.response.status, JSON.stringify(response.error)).toBe(200);
     expect(await storedDescription(name)).toBe(longest);
@@ -78,13 +77,13 @@ describe('a flag description of 1,000 characters', () => {
 
 describe('a JSON patch of a flag is held to the PUT body rules', () => {
   it('refuses a type that is not a string with 400 naming the type', async () => {
-    const name = await createFlag('before');
+    const name = await describedFlag('before');
     const response = await patchFlag(name, '/type', 7);
     expect(expectError(response, 400, 'ValidationError').message).toContain('type');
   });
 
   it('refuses an empty type with 400 naming the type', async () => {
-    const name = await createFlag('before');
+    const name = await describedFlag('before');
     const response = await patchFlag(name, '/type', '');
     expect(expectError(response, 400, 'ValidationError').message).toContain('type');
   });
