@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { components } from 'flag-service/client';
-import { call, expectError, startTestApp, type RawResponse, type TestApp } from './support/app.js';
+import type { ServiceClient } from '../client/index.js';
+import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { eventReader, uniqueNames } from './support/events.js';
-import { as, userWithSession } from './support/users.js';
+import { newApiToken, ok } from './support/fixtures.js';
+import { clientAs, userWithSession } from './support/users.js';
 
 type SetOidcSettings = components['schemas']['SetOidcSettings'];
+type OidcSettings = components['schemas']['OidcSettings'];
 
 const PATH = '/api/admin/auth/oidc/settings';
 const EDITOR = 2;
@@ -30,27 +33,18 @@ const settings = (overrides: Partial<SetOidcSettings> = {}): SetOidcSettings => 
   ...overrides,
 });
 
-const post = (body: unknown, options: Parameters<typeof call>[3] = {}) => call(app, 'POST', PATH, { body: body as object, ...options });
+const post = (body: SetOidcSettings, client: ServiceClient = app.admin) => client.POST(PATH, { body });
+const read = (client: ServiceClient = app.admin) => client.GET(PATH);
+const remove = (client: ServiceClient = app.admin) => client.DELETE(PATH);
+/** A body the types forbid, so sent raw. */
+const postRaw = (body: unknown) => call(app, 'POST', PATH, { body: body as object });
 
-async function stored(): Promise<RawResponse['json']> {
-  const response = await call(app, 'GET', PATH);
-  expect(response.status, response.text).toBe(200);
-  return response.json;
-}
-
-async function save(body: SetOidcSettings): Promise<RawResponse> {
-  const response = await post(body);
-  expect(response.status, response.text).toBe(200);
-  return response;
-}
-
-async function removeSettings() {
-  const response = await call(app, 'DELETE', PATH);
-  expect(response.status, response.text).toBe(200);
-}
+const stored = () => ok(read(), 200);
+const save = (body: SetOidcSettings): Promise<OidcSettings> => ok(post(body), 200);
+const removeSettings = async () => void (await ok(remove(), 200));
 
 /** The settings as answered: the same fields, the secret masked. */
-function expectMasked(answer: Record<string, unknown>, sent: SetOidcSettings) {
+function expectMasked(answer: OidcSettings, sent: SetOidcSettings) {
   const { secret, ...rest } = answer;
   expect(rest).toEqual((({ secret: _, ...others }) => others)(sent));
   expect(secret).toMatch(/^\*+$/);
@@ -79,42 +73,40 @@ describe('setting OpenID Connect', () => {
       groupJsonPath: 'groups',
       addGroupsScope: true,
     });
-    const response = await save(body);
-    expectMasked(response.json, body);
-    expect(response.text).not.toContain(body.secret);
+    const saved = await ok(app.admin.POST(PATH, { body, parseAs: 'text' }), 200);
+    expectMasked(JSON.parse(saved), body);
+    expect(saved).not.toContain(body.secret);
 
-    const read = await call(app, 'GET', PATH);
-    expect(read.json).toEqual(response.json);
-    expect(read.text).not.toContain(body.secret);
+    const again = await ok(app.admin.GET(PATH, { parseAs: 'text' }), 200);
+    expect(JSON.parse(again)).toEqual(JSON.parse(saved));
+    expect(again).not.toContain(body.secret);
   });
 
   it('accepts the three required fields alone', async () => {
     const body = { enabled: true as const, clientId: unique('minimal'), secret: newSecret() };
-    const response = await save(body);
-    expectMasked(response.json, body);
+    expectMasked(await save(body), body);
     expectMasked(await stored(), body);
   });
 
   it('replaces the whole settings on a second POST', async () => {
     await save(settings({ autoCreate: true, emailDomains: 'example.com', groupJsonPath: 'groups' }));
     const second = settings({ acrValues: 'mfa' });
-    expectMasked((await save(second)).json, second);
+    expectMasked(await save(second), second);
     expectMasked(await stored(), second);
   });
 
   it('lets defaultRootRoleId win over defaultRootRole', async () => {
     const response = await save(settings({ autoCreate: true, defaultRootRoleId: EDITOR, defaultRootRole: 'Viewer' }));
-    expect(response.json).toMatchObject({ defaultRootRoleId: EDITOR, defaultRootRole: 'Editor' });
+    expect(response).toMatchObject({ defaultRootRoleId: EDITOR, defaultRootRole: 'Editor' });
     expect(await stored()).toMatchObject({ defaultRootRoleId: EDITOR, defaultRootRole: 'Editor' });
   });
 
   it('accepts the id of a custom root role, and shows no built-in role name for it', async () => {
-    const role = await call(app, 'POST', '/api/admin/roles', { body: { name: unique('sso-role'), description: 'SSO users', type: 'root-custom', permissions: [] } });
-    expect(role.status, role.text).toBe(201);
-    const response = await save(settings({ autoCreate: true, defaultRootRoleId: role.json.id, defaultRootRole: 'Admin' }));
-    expect(response.json.defaultRootRoleId).toBe(role.json.id);
-    expect(response.json.defaultRootRole).toBeUndefined();
-    expect(await stored()).toEqual(response.json);
+    const role = await ok(app.admin.POST('/api/admin/roles', { body: { name: unique('sso-role'), description: 'SSO users', type: 'root-custom', permissions: [] } }), 201);
+    const response = await save(settings({ autoCreate: true, defaultRootRoleId: role.id, defaultRootRole: 'Admin' }));
+    expect(response.defaultRootRoleId).toBe(role.id);
+    expect(response.defaultRootRole).toBeUndefined();
+    expect(await stored()).toEqual(response);
   });
 
   it.each<[string, number]>([
@@ -125,17 +117,25 @@ describe('setting OpenID Connect', () => {
     const since = await latestEventId();
     const error = expectError(await post(settings({ defaultRootRoleId })), 400, 'ValidationError');
     expect(error.message).toContain('defaultRootRoleId');
-    expect(await stored()).toEqual(kept.json);
+    expect(await stored()).toEqual(kept);
     expect(await eventsSince(since)).toEqual([]);
   });
 });
 
 describe('refusing a bad body', () => {
-  let kept: Record<string, unknown>;
+  let kept: OidcSettings;
   beforeAll(async () => {
     await removeSettings();
-    kept = (await save(settings({ clientId: 'kept-client' }))).json;
+    kept = await save(settings({ clientId: 'kept-client' }));
   });
+
+  async function expectRefusedNaming(send: () => ReturnType<typeof postRaw | typeof post>, field: string) {
+    const since = await latestEventId();
+    const error = expectError(await send(), 400, 'ValidationError');
+    expect(error.message).toContain(field);
+    expect(await stored()).toEqual(kept);
+    expect(await eventsSince(since)).toEqual([]);
+  }
 
   const without = (field: keyof SetOidcSettings) => {
     const body: Partial<SetOidcSettings> = settings();
@@ -143,28 +143,30 @@ describe('refusing a bad body', () => {
     return body;
   };
 
+  it.each<[string, () => SetOidcSettings, string]>([
+    ['an empty clientId', () => settings({ clientId: '' }), 'clientId'],
+    ['an empty secret', () => settings({ secret: '' }), 'secret'],
+    ['a discoverUrl that is not a URL', () => settings({ discoverUrl: 'not a url' }), 'discoverUrl'],
+  ])('answers 400 naming the field for %s, keeping the settings and recording nothing', async (_case, body, field) => {
+    await expectRefusedNaming(() => post(body()), field);
+  });
+
+  // Bodies the types forbid, so sent raw.
   it.each<[string, () => unknown, string]>([
     ['a missing enabled', () => without('enabled'), 'enabled'],
     ['a missing clientId', () => without('clientId'), 'clientId'],
     ['a missing secret', () => without('secret'), 'secret'],
-    ['enabled false', () => settings({ enabled: false as true }), 'enabled'],
-    ['enabled as a string', () => settings({ enabled: 'true' as unknown as true }), 'enabled'],
-    ['an empty clientId', () => settings({ clientId: '' }), 'clientId'],
-    ['an empty secret', () => settings({ secret: '' }), 'secret'],
-    ['a discoverUrl that is not a URL', () => settings({ discoverUrl: 'not a url' }), 'discoverUrl'],
-    ['a defaultRootRole that is not a root role name', () => settings({ defaultRootRole: 'Owner' as 'Admin' }), 'defaultRootRole'],
-    ['an unknown signing algorithm', () => settings({ idTokenSigningAlgorithm: 'HS256' as 'RS256' }), 'idTokenSigningAlgorithm'],
+    ['enabled false', () => ({ ...settings(), enabled: false }), 'enabled'],
+    ['enabled as a string', () => ({ ...settings(), enabled: 'true' }), 'enabled'],
+    ['a defaultRootRole that is not a root role name', () => ({ ...settings(), defaultRootRole: 'Owner' }), 'defaultRootRole'],
+    ['an unknown signing algorithm', () => ({ ...settings(), idTokenSigningAlgorithm: 'HS256' }), 'idTokenSigningAlgorithm'],
     ['an unknown field', () => ({ ...settings(), provider: 'okta' }), 'provider'],
   ])('answers 400 naming the field for %s, keeping the settings and recording nothing', async (_case, body, field) => {
-    const since = await latestEventId();
-    const error = expectError(await post(body()), 400, 'ValidationError');
-    expect(error.message).toContain(field);
-    expect(await stored()).toEqual(kept);
-    expect(await eventsSince(since)).toEqual([]);
+    await expectRefusedNaming(() => postRaw(body()), field);
   });
 
   it('answers 400 for a body that is not an object', async () => {
-    expectError(await post(['enabled']), 400, 'ValidationError');
+    expectError(await postRaw(['enabled']), 400, 'ValidationError');
     expect(await stored()).toEqual(kept);
   });
 
@@ -237,18 +239,19 @@ describe('events', () => {
 });
 
 describe('keeping the secret secret', () => {
+  // Raw: it reads the text of every answer as sent, refused ones too, and some bodies are ones the types forbid.
   it('shows the real secret in no answer, event or log line, refused requests included', async () => {
     await removeSettings();
     const secret = newSecret();
     const body = settings({ secret, autoCreate: true });
     const answers = [
-      await post(body),
+      await postRaw(body),
       await call(app, 'GET', PATH),
-      await post({ ...body, clientId: unique('client') }),
-      await post({ ...body, enabled: false }),
-      await post({ ...body, secret: `${secret}${'x'.repeat(2000)}` }),
-      await post({ ...body, defaultRootRoleId: OWNER }),
-      await post({ ...body, unknown: secret }),
+      await postRaw({ ...body, clientId: unique('client') }),
+      await postRaw({ ...body, enabled: false }),
+      await postRaw({ ...body, secret: `${secret}${'x'.repeat(2000)}` }),
+      await postRaw({ ...body, defaultRootRoleId: OWNER }),
+      await postRaw({ ...body, unknown: secret }),
       await call(app, 'GET', PATH),
       await call(app, 'DELETE', PATH),
       await call(app, 'GET', '/api/admin/events'),
@@ -261,47 +264,44 @@ describe('keeping the secret secret', () => {
 });
 
 describe('who may manage the settings', () => {
-  let kept: Record<string, unknown>;
+  let kept: OidcSettings;
   beforeAll(async () => {
     await removeSettings();
-    kept = (await save(settings({ clientId: 'guarded-client' }))).json;
+    kept = await save(settings({ clientId: 'guarded-client' }));
   });
 
   it('answers 403 to an Editor’s session and changes nothing', async () => {
     const editor = await userWithSession(app, 'Editor');
     const since = await latestEventId();
-    expectError(await call(app, 'GET', PATH, as(editor)), 403, 'NoAccessError');
-    expectError(await post(settings(), as(editor)), 403, 'NoAccessError');
-    expectError(await call(app, 'DELETE', PATH, as(editor)), 403, 'NoAccessError');
+    const client = clientAs(app, editor);
+    expectError(await read(client), 403, 'NoAccessError');
+    expectError(await post(settings(), client), 403, 'NoAccessError');
+    expectError(await remove(client), 403, 'NoAccessError');
     expect(await stored()).toEqual(kept);
     expect(await eventsSince(since)).toEqual([]);
   });
 
   it('answers 403 to a client token and changes nothing', async () => {
-    const created = await call(app, 'POST', '/api/admin/api-tokens', { body: { tokenName: unique('sdk'), type: 'client' } });
-    expect(created.status, created.text).toBe(201);
-    const token = created.json.secret as string;
-    expectError(await call(app, 'GET', PATH, { token }), 403, 'NoAccessError');
-    expectError(await post(settings(), { token }), 403, 'NoAccessError');
-    expectError(await call(app, 'DELETE', PATH, { token }), 403, 'NoAccessError');
+    const client = app.clientWith(await newApiToken(app, { type: 'client' }));
+    expectError(await read(client), 403, 'NoAccessError');
+    expectError(await post(settings(), client), 403, 'NoAccessError');
+    expectError(await remove(client), 403, 'NoAccessError');
     expect(await stored()).toEqual(kept);
   });
 
   it('answers 401 without a credential', async () => {
-    expectError(await call(app, 'GET', PATH, { token: null }), 401, 'AuthenticationRequired');
-    expectError(await post(settings(), { token: null }), 401, 'AuthenticationRequired');
-    expectError(await call(app, 'DELETE', PATH, { token: null }), 401, 'AuthenticationRequired');
+    const client = app.clientWith();
+    expectError(await read(client), 401, 'AuthenticationRequired');
+    expectError(await post(settings(), client), 401, 'AuthenticationRequired');
+    expectError(await remove(client), 401, 'AuthenticationRequired');
     expect(await stored()).toEqual(kept);
   });
 
   it('lets an Admin’s session read and set them', async () => {
     const admin = await userWithSession(app, 'Admin');
     const body = settings();
-    const response = await post(body, as(admin));
-    expect(response.status, response.text).toBe(200);
-    expectMasked(response.json, body);
-    const read = await call(app, 'GET', PATH, as(admin));
-    expect(read.status, read.text).toBe(200);
-    expect(read.json).toEqual(response.json);
+    const saved = await ok(post(body, clientAs(app, admin)), 200);
+    expectMasked(saved, body);
+    expect(await ok(read(clientAs(app, admin)), 200)).toEqual(saved);
   });
 });

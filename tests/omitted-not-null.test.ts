@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { operations } from '../generated/api.js';
 import { uniqueNames } from './support/events.js';
-import { call, startTestApp, type TestApp } from './support/app.js';
-import { as, userWithSession } from './support/users.js';
+import { startTestApp, type TestApp } from './support/app.js';
+import { fixtures, flagPath, ok } from './support/fixtures.js';
+import { createFlagAs, userWithSession } from './support/users.js';
 import { allowsNull, fieldSchema, nullsIn, okSchemaOf } from './support/null-check.js';
 
 // Fields the interface (shared/contract/interface.md) types as a plain string, integer, object or date-time,
@@ -9,6 +11,7 @@ import { allowsNull, fieldSchema, nullsIn, okSchemaOf } from './support/null-che
 
 let app: TestApp;
 const unique = uniqueNames();
+const { newProject, createFlag, newFlag, addStrategy, archiveFlag } = fixtures(() => app, unique);
 
 /** Every field of a response schema the interface types without "or null", as `Component.path`. */
 const plainInInterface = [
@@ -55,22 +58,16 @@ let group: { id: number };
 
 beforeAll(async () => {
   app = await startTestApp();
-  const ok = (response: Awaited<ReturnType<typeof call>>, status: number) => {
-    expect(response.status, response.text).toBe(status);
-    return response.json;
-  };
-  project = unique('nulls');
-  ok(await call(app, 'POST', '/api/admin/projects', { body: { id: project, name: `Project ${project}` } }), 201);
+  project = await newProject('nulls');
   // A flag with nothing optional: no description, no dependencies, never seen, not archived; one untitled strategy.
-  flag = unique('bare');
-  ok(await call(app, 'POST', `/api/admin/projects/${project}/features`, { body: { name: flag } }), 201);
-  ok(await call(app, 'POST', `/api/admin/projects/${project}/features/${flag}/environments/development/strategies`, { body: { name: 'default' } }), 200);
+  flag = await newFlag('bare', project);
+  await addStrategy(flag, { name: 'default' }, 'development', project);
   tagType = unique('bare-type');
-  ok(await call(app, 'POST', '/api/admin/tag-types', { body: { name: tagType } }), 201);
+  await ok(app.admin.POST('/api/admin/tag-types', { body: { name: tagType } }), 201);
   // A user with a username only (no name, no email), and a group with no description and no root role.
-  usernameOnly = ok(await call(app, 'POST', '/api/admin/user-admin', { body: { username: unique('only-username'), rootRole: 'Viewer' } }), 201);
-  group = ok(await call(app, 'POST', '/api/admin/groups', { body: { name: unique('bare-group'), users: [{ user: { id: usernameOnly.id } }] } }), 201);
-  ok(await call(app, 'POST', `/api/admin/projects/${project}/access`, { body: { roles: [5], users: [usernameOnly.id], groups: [group.id] } }), 200);
+  usernameOnly = await ok(app.admin.POST('/api/admin/user-admin', { body: { username: unique('only-username'), rootRole: 'Viewer' } }), 201);
+  group = await ok(app.admin.POST('/api/admin/groups', { body: { name: unique('bare-group'), users: [{ user: { id: usernameOnly.id } }] } }), 201);
+  await ok(app.admin.POST('/api/admin/projects/{projectId}/access', { params: { path: { projectId: project } }, body: { roles: [5], users: [usernameOnly.id], groups: [group.id] } }), 200);
 });
 
 describe('the contract', () => {
@@ -81,37 +78,33 @@ describe('the contract', () => {
   });
 });
 
+const search = async (query: NonNullable<operations['searchFeatures']['parameters']['query']>) =>
+  (await ok(app.admin.GET('/api/admin/search/features', { params: { query } }), 200)).features;
+
 describe('feature search', () => {
   it('leaves out description, dependencyType, archivedAt, lastSeenAt and createdBy.imageUrl of a flag that has none', async () => {
-    const response = await call(app, 'GET', `/api/admin/search/features?query=${flag}`);
-    expect(response.status, response.text).toBe(200);
-    const found = response.json.features.find((f: { name: string }) => f.name === flag);
+    const found = (await search({ query: flag })).find((f) => f.name === flag)!;
     expect(found).toBeDefined();
     for (const key of ['description', 'dependencyType', 'archivedAt', 'lastSeenAt']) expect(found, key).not.toHaveProperty(key);
     expect(found.createdBy).toMatchObject({ id: expect.any(Number), name: expect.any(String) });
     expect(found.createdBy).not.toHaveProperty('imageUrl');
-    const strategy = found.environments.find((e: { name: string }) => e.name === 'development').strategies[0];
+    const strategy = found.environments.find((e) => e.name === 'development')!.strategies[0];
     expect(strategy).toMatchObject({ name: 'default' });
     expect(strategy).not.toHaveProperty('title');
   });
 
   it('still gives the values a flag has: description, dependencyType and archivedAt', async () => {
-    const parent = unique('parent');
-    await call(app, 'POST', `/api/admin/projects/${project}/features`, { body: { name: parent, description: 'described' } });
-    const child = unique('child');
-    await call(app, 'POST', `/api/admin/projects/${project}/features`, { body: { name: child } });
-    const linked = await call(app, 'POST', `/api/admin/projects/${project}/features/${child}/dependencies`, { body: { feature: parent } });
-    expect(linked.status, linked.text).toBeLessThan(300);
-    const search = await call(app, 'GET', `/api/admin/search/features?project=IS:${project}&limit=100`);
-    const byName = new Map(search.json.features.map((f: { name: string }) => [f.name, f]));
+    const parent = await createFlag(project, unique('parent'), { description: 'described' });
+    const child = await newFlag('child', project);
+    await ok(app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/dependencies', { params: { path: flagPath(child, project) }, body: { feature: parent } }));
+    const byName = new Map((await search({ project: `IS:${project}`, limit: '100' })).map((f) => [f.name, f]));
     expect(byName.get(parent)).toMatchObject({ description: 'described', dependencyType: 'parent' });
     expect(byName.get(child)).toMatchObject({ dependencyType: 'child' });
 
-    const archived = unique('archived');
-    await call(app, 'POST', `/api/admin/projects/${project}/features`, { body: { name: archived } });
-    expect((await call(app, 'DELETE', `/api/admin/projects/${project}/features/${archived}`)).status).toBe(202);
-    const inArchive = await call(app, 'GET', `/api/admin/search/features?project=IS:${project}&archived=IS:true`);
-    expect(inArchive.json.features.find((f: { name: string }) => f.name === archived)).toMatchObject({ archivedAt: expect.any(String) });
+    const archived = await newFlag('archived', project);
+    await archiveFlag(project, archived);
+    const inArchive = await search({ project: `IS:${project}`, archived: 'IS:true' });
+    expect(inArchive.find((f) => f.name === archived)).toMatchObject({ archivedAt: expect.any(String) });
   });
 });
 
@@ -119,56 +112,54 @@ describe('feature search: the creator', () => {
   it('gives the image of the user who created the flag', async () => {
     const creator = await userWithSession(app, 'Editor', 'creator');
     const name = unique('by-user');
-    const created = await call(app, 'POST', '/api/admin/projects/default/features', { ...as(creator), body: { name } });
-    expect(created.status, created.text).toBe(201);
-    const user = await call(app, 'GET', `/api/admin/user-admin/${creator.id}`);
-    const search = await call(app, 'GET', `/api/admin/search/features?query=${name}`);
-    expect(search.json.features.find((f: { name: string }) => f.name === name).createdBy).toEqual({ id: creator.id, name: creator.email, imageUrl: user.json.imageUrl });
+    await ok(createFlagAs(app, creator, 'default', name), 201);
+    const user = await ok(app.admin.GET('/api/admin/user-admin/{id}', { params: { path: { id: creator.id } } }));
+    expect((await search({ query: name })).find((f) => f.name === name)!.createdBy).toEqual({ id: creator.id, name: creator.email, imageUrl: user.imageUrl });
   });
 });
 
 describe('project access', () => {
+  const access = () => ok(app.admin.GET('/api/admin/projects/{projectId}/access', { params: { path: { projectId: project } } }), 200);
+
   it('lists roles without a project key', async () => {
-    const response = await call(app, 'GET', `/api/admin/projects/${project}/access`);
-    expect(response.status, response.text).toBe(200);
-    expect(response.json.roles.length).toBeGreaterThan(0);
-    for (const role of response.json.roles) expect(role).not.toHaveProperty('project');
+    const { roles } = await access();
+    expect(roles.length).toBeGreaterThan(0);
+    for (const role of roles) expect(role).not.toHaveProperty('project');
   });
 
   it('leaves out the name and email of a user who has neither, and the description, root role and SCIM id of a group without them', async () => {
-    const response = await call(app, 'GET', `/api/admin/projects/${project}/access`);
-    const user = response.json.users.find((u: { id: number }) => u.id === usernameOnly.id);
+    const { users, groups } = await access();
+    const user = users.find((u) => u.id === usernameOnly.id);
     expect(user).toMatchObject({ imageUrl: expect.any(String), roles: [5] });
     expect(user).not.toHaveProperty('name');
     expect(user).not.toHaveProperty('email');
-    const listed = response.json.groups.find((g: { id: number }) => g.id === group.id);
+    const listed = groups.find((g) => g.id === group.id);
     expect(listed).toMatchObject({ roles: [5] });
     for (const key of ['description', 'rootRole', 'scimId']) expect(listed, key).not.toHaveProperty(key);
   });
 });
 
 describe('every read', () => {
-  const reads: [string, string | (() => string)][] = [
-    ['/api/admin/search/features', () => `/api/admin/search/features?project=IS:${project}&limit=100`],
-    ['/api/admin/projects/{projectId}/access', () => `/api/admin/projects/${project}/access`],
-    ['/api/admin/projects/{projectId}/features', () => `/api/admin/projects/${project}/features`],
-    ['/api/admin/projects/{projectId}/features/{featureName}', () => `/api/admin/projects/${project}/features/${flag}`],
-    ['/api/admin/archive/features/{projectId}', () => `/api/admin/archive/features/${project}`],
-    ['/api/admin/roles', '/api/admin/roles'],
-    ['/api/admin/roles/{roleId}', '/api/admin/roles/2'],
-    ['/api/admin/permissions', '/api/admin/permissions'],
-    ['/api/admin/tag-types', '/api/admin/tag-types'],
-    ['/api/admin/tag-types/{typeName}', () => `/api/admin/tag-types/${tagType}`],
-    ['/api/admin/user-admin', '/api/admin/user-admin'],
-    ['/api/admin/user-admin/{id}', () => `/api/admin/user-admin/${usernameOnly.id}`],
-    ['/api/admin/groups', '/api/admin/groups'],
-    ['/api/admin/groups/{groupId}', () => `/api/admin/groups/${group.id}`],
+  const inProject = () => ({ params: { path: { projectId: project } } });
+  const reads: [string, () => Promise<{ data?: unknown; error?: unknown; response: Response }>][] = [
+    ['/api/admin/search/features', () => app.admin.GET('/api/admin/search/features', { params: { query: { project: `IS:${project}`, limit: '100' } } })],
+    ['/api/admin/projects/{projectId}/access', () => app.admin.GET('/api/admin/projects/{projectId}/access', inProject())],
+    ['/api/admin/projects/{projectId}/features', () => app.admin.GET('/api/admin/projects/{projectId}/features', inProject())],
+    ['/api/admin/projects/{projectId}/features/{featureName}', () => app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: flagPath(flag, project) } })],
+    ['/api/admin/archive/features/{projectId}', () => app.admin.GET('/api/admin/archive/features/{projectId}', inProject())],
+    ['/api/admin/roles', () => app.admin.GET('/api/admin/roles')],
+    ['/api/admin/roles/{roleId}', () => app.admin.GET('/api/admin/roles/{roleId}', { params: { path: { roleId: 2 } } })],
+    ['/api/admin/permissions', () => app.admin.GET('/api/admin/permissions')],
+    ['/api/admin/tag-types', () => app.admin.GET('/api/admin/tag-types')],
+    ['/api/admin/tag-types/{typeName}', () => app.admin.GET('/api/admin/tag-types/{typeName}', { params: { path: { typeName: tagType } } })],
+    ['/api/admin/user-admin', () => app.admin.GET('/api/admin/user-admin')],
+    ['/api/admin/user-admin/{id}', () => app.admin.GET('/api/admin/user-admin/{id}', { params: { path: { id: usernameOnly.id } } })],
+    ['/api/admin/groups', () => app.admin.GET('/api/admin/groups')],
+    ['/api/admin/groups/{groupId}', () => app.admin.GET('/api/admin/groups/{groupId}', { params: { path: { groupId: group.id } } })],
   ];
 
-  it.each(reads)('%s answers null only where the contract allows it and the interface does not type the field as plain', async (template, path) => {
-    const response = await call(app, 'GET', typeof path === 'string' ? path : path());
-    expect(response.status, response.text).toBe(200);
-    const nulls = nullsIn(response.json, okSchemaOf(template, 'get'));
+  it.each(reads)('%s answers null only where the contract allows it and the interface does not type the field as plain', async (template, read) => {
+    const nulls = nullsIn(await ok(read(), 200), okSchemaOf(template, 'get'));
     const wrong = nulls.filter((n) => !n.allowed || plainInInterface.includes(n.field)).map((n) => `${n.at} (${n.field})`);
     expect(wrong).toEqual([]);
   });
