@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../db/schema.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { fixtures } from './support/fixtures.js';
+import { fixtures, newApiToken } from './support/fixtures.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
-const { createFlag } = fixtures(() => app, unique);
+const { createFlag, turnOn } = fixtures(() => app, unique);
 
 const { latestEventId, eventsSince } = eventReader(() => app);
 
@@ -24,6 +24,15 @@ async function createEnvironment(name: string, extra: { type?: string; sortOrder
   expect(result.response.status, JSON.stringify(result.error)).toBe(201);
   return result.data!;
 }
+
+const inEnvironment = (environment: string) => ({ params: { path: { environment } } });
+const updateEnvironment = (environment: string, body: { type?: string; sortOrder?: number }) =>
+  app.admin.PUT('/api/admin/environments/update/{environment}', { ...inEnvironment(environment), body });
+const toggle = (environment: string, action: 'on' | 'off') =>
+  action === 'on'
+    ? app.admin.POST('/api/admin/environments/{environment}/on', inEnvironment(environment))
+    : app.admin.POST('/api/admin/environments/{environment}/off', inEnvironment(environment));
+const sortOrder = (body: Record<string, number>) => app.admin.PUT('/api/admin/environments/sort-order', { body });
 
 async function listEnvironmentNames() {
   const { data } = await app.admin.GET('/api/admin/environments');
@@ -53,7 +62,7 @@ describe('environments: list and get', () => {
   });
 
   it('answers 401 without a token', async () => {
-    expectError(await call(app, 'GET', '/api/admin/environments', { token: null }), 401, 'AuthenticationRequired');
+    expectError(await app.clientWith().GET('/api/admin/environments'), 401, 'AuthenticationRequired');
   });
 });
 
@@ -159,8 +168,8 @@ describe('environments: update', () => {
     const name = unique('same');
     await createEnvironment(name, { type: 'test', sortOrder: 42 });
     const before = await latestEventId();
-    const response = await call(app, 'PUT', `/api/admin/environments/update/${name}`, { body: { type: 'test', sortOrder: 42 } });
-    expect(response.status).toBe(200);
+    const response = await updateEnvironment(name, { type: 'test', sortOrder: 42 });
+    expect(response.response.status).toBe(200);
     expect(await eventsSince(before)).toEqual([]);
   });
 
@@ -168,9 +177,9 @@ describe('environments: update', () => {
     const name = unique('empty');
     await createEnvironment(name, { type: 'test', sortOrder: 44 });
     const before = await latestEventId();
-    const response = await call(app, 'PUT', `/api/admin/environments/update/${name}`, { body: {} });
-    expect(response.status, response.text).toBe(200);
-    expect(response.json).toMatchObject({ name, type: 'test', sortOrder: 44 });
+    const { data, error, response } = await updateEnvironment(name, {});
+    expect(response.status, JSON.stringify(error)).toBe(200);
+    expect(data).toMatchObject({ name, type: 'test', sortOrder: 44 });
     expect(await eventsSince(before)).toEqual([]);
   });
 
@@ -213,8 +222,8 @@ describe('environments: sort order', () => {
     await createEnvironment(first, { sortOrder: 900 });
     await createEnvironment(second, { sortOrder: 901 });
     const before = await latestEventId();
-    const response = await call(app, 'PUT', '/api/admin/environments/sort-order', { body: { [first]: 951, [second]: 950 } });
-    expect(response.status).toBe(200);
+    const response = await sortOrder({ [first]: 951, [second]: 950 });
+    expect(response.response.status).toBe(200);
     expect((await getEnvironment(first)).data!.sortOrder).toBe(951);
     expect((await getEnvironment(second)).data!.sortOrder).toBe(950);
     const names = await listEnvironmentNames();
@@ -232,7 +241,7 @@ describe('environments: sort order', () => {
     const name = unique('order-kept');
     await createEnvironment(name, { sortOrder: 910 });
     const before = await latestEventId();
-    const response = await call(app, 'PUT', '/api/admin/environments/sort-order', { body: { [name]: 911, nowhere: 912 } });
+    const response = await sortOrder({ [name]: 911, nowhere: 912 });
     expectError(response, 404, 'NotFoundError');
     expect((await getEnvironment(name)).data!.sortOrder).toBe(910);
     expect(await eventsSince(before)).toEqual([]);
@@ -259,36 +268,37 @@ describe('environments: enable and disable', () => {
   it('disables and enables an environment with 204', async () => {
     const name = unique('toggled');
     await createEnvironment(name);
-    const off = await call(app, 'POST', `/api/admin/environments/${name}/off`);
-    expect(off.status).toBe(204);
-    expect(off.text).toBe('');
+    const off = await toggle(name, 'off');
+    expect(off.response.status).toBe(204);
+    // The client leaves a 204's body unread.
+    expect(await off.response.text()).toBe('');
     expect((await getEnvironment(name)).data!.enabled).toBe(false);
-    const on = await call(app, 'POST', `/api/admin/environments/${name}/on`);
-    expect(on.status).toBe(204);
+    const on = await toggle(name, 'on');
+    expect(on.response.status).toBe(204);
     expect((await getEnvironment(name)).data!.enabled).toBe(true);
   });
 
   it('does not attach a disabled environment to a new project', async () => {
     const name = unique('off-for-new');
     await createEnvironment(name);
-    expect((await call(app, 'POST', `/api/admin/environments/${name}/off`)).status).toBe(204);
+    expect((await toggle(name, 'off')).response.status).toBe(204);
     const project = unique('after-off');
     const { data } = await app.admin.POST('/api/admin/projects', { body: { id: project, name: 'After off' } });
     expect(data!.environments).not.toContain(name);
-    expect((await call(app, 'POST', `/api/admin/environments/${name}/on`)).status).toBe(204);
+    expect((await toggle(name, 'on')).response.status).toBe(204);
   });
 
   it('writes no event when enabling an enabled environment', async () => {
     const name = unique('already-on');
     await createEnvironment(name);
     const before = await latestEventId();
-    expect((await call(app, 'POST', `/api/admin/environments/${name}/on`)).status).toBe(204);
+    expect((await toggle(name, 'on')).response.status).toBe(204);
     expect(await eventsSince(before)).toEqual([]);
   });
 
-  it.each(['on', 'off'])('answers 404 for an unknown environment (%s)', async (action) => {
+  it.each(['on', 'off'] as const)('answers 404 for an unknown environment (%s)', async (action) => {
     const before = await latestEventId();
-    expectError(await call(app, 'POST', `/api/admin/environments/nowhere/${action}`), 404, 'NotFoundError');
+    expectError(await toggle('nowhere', action), 404, 'NotFoundError');
     expect(await eventsSince(before)).toEqual([]);
   });
 });
@@ -318,8 +328,7 @@ describe('environments: delete', () => {
   it('refuses to delete an environment a token is scoped to with 409 ConflictError', async () => {
     const name = unique('token-env');
     await createEnvironment(name);
-    const token = await call(app, 'POST', '/api/admin/api-tokens', { body: { tokenName: 'scoped', type: 'client', environment: name } });
-    expect(token.status, token.text).toBe(201);
+    await newApiToken(app, { type: 'client', environment: name });
     const before = await latestEventId();
     const result = await app.admin.DELETE('/api/admin/environments/{environment}', { params: { path: { environment: name } } });
     expectError(result, 409, 'ConflictError');
@@ -353,8 +362,7 @@ describe('environments: delete', () => {
     await createEnvironment(name);
     const flag = unique('enabled-flag');
     await createFlag('default', flag);
-    const on = await call(app, 'POST', `/api/admin/projects/default/features/${flag}/environments/${name}/on`);
-    expect(on.status).toBe(200);
+    await turnOn(flag, name);
     // Leave the flag enabled there with no strategy, so that only "enabled" keeps the environment in use.
     await app.db.delete(t.featureStrategies).where(eq(t.featureStrategies.featureName, flag));
     const before = await latestEventId();
