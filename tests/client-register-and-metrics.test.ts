@@ -1,8 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../generated/api.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { adminJson, appWithClientTokens, fixtures, newApiToken, until } from './support/fixtures.js';
+import { uniqueNames } from './support/events.js';
+import { appWithClientTokens, fixtures, newApiToken, ok, until } from './support/fixtures.js';
 import { metrics, registration, sdkVersion } from './support/sdk-reports.js';
+
+type ClientMetrics = components['schemas']['ClientMetrics'];
 
 let app: TestApp;
 /** Client tokens of the app, per environment, all projects. */
@@ -13,14 +16,25 @@ beforeAll(async () => {
   ({ app, devToken, prodToken } = await appWithClientTokens());
 });
 
-const unique = (label: string) => `cm-${label}-${randomBytes(4).toString('hex')}`;
+const unique = uniqueNames();
+const { createFlag, flagOf } = fixtures(() => app, unique);
 
-const admin = (method: string, path: string, body?: unknown, on: TestApp = app) => adminJson(on, method, path, body);
-const { createFlag } = fixtures(() => app, unique);
-const featuresPath = (project: string) => `/api/admin/projects/${project}/features`;
+/** The node SDK's metrics body, its toggles held to the contract's counts. */
+const sdkMetrics = (appName: string, instanceId: string, stop: string, toggles: ClientMetrics['bucket']['toggles']) =>
+  metrics(appName, instanceId, stop, toggles) as ClientMetrics;
+const register = (token: string, appName: string, instanceId: string, on = app) =>
+  on.clientWith(token).POST('/api/client/register', { body: registration(appName, instanceId) });
+const report = (token: string, body: ClientMetrics, on = app) => on.clientWith(token).POST('/api/client/metrics', { body });
+const application = (appName: string) => app.admin.GET('/api/admin/metrics/applications/{appName}', { params: { path: { appName } } });
+/** Reads the application until it exists. */
+const applicationOnceThere = async (appName: string) =>
+  (await until('the application', () => application(appName), (r) => r.response.status === 200)).data!;
+const applications = async () => (await ok(app.admin.GET('/api/admin/metrics/applications'), 200)).applications;
+const applicationCreatedEvents = async (appName: string) =>
+  (await ok(app.admin.GET('/api/admin/events'), 200)).events.filter((e) => e.type === 'application-created' && e.data?.appName === appName);
 
-async function usage(flag: string, on = app) {
-  return (await admin('GET', `/api/admin/client-metrics/features/${flag}/raw`, undefined, on)) as { version: number; featureName: string; metrics: any[] };
+async function usage(featureName: string, on = app) {
+  return ok(on.admin.GET('/api/admin/client-metrics/features/{featureName}/raw', { params: { path: { featureName } } }), 200);
 }
 
 describe('POST /api/client/register and /api/client/metrics', () => {
@@ -30,97 +44,75 @@ describe('POST /api/client/register and /api/client/metrics', () => {
     const zero = unique('zero');
     await createFlag('default', flag);
     await createFlag('default', zero);
-    expect(await admin('GET', `${featuresPath('default')}/${flag}`)).toMatchObject({ name: flag });
-    expect(await admin('GET', `${featuresPath('default')}/${flag}`)).not.toHaveProperty('lastSeenAt');
+    expect(await flagOf(flag)).toMatchObject({ name: flag });
+    expect(await flagOf(flag)).not.toHaveProperty('lastSeenAt');
 
-    const registered = await call(app, 'POST', '/api/client/register', { token: prodToken, body: registration(appName, 'i-1') });
-    expect(registered.status, registered.text).toBe(202);
+    await ok(register(prodToken, appName, 'i-1'), 202);
 
-    const application = await until(
-      'the application',
-      () => call(app, 'GET', `/api/admin/metrics/applications/${appName}`),
-      (r) => r.status === 200,
-    );
-    expect(application.json).toMatchObject({
+    expect(await applicationOnceThere(appName)).toMatchObject({
       appName,
       strategies: ['default', 'flexibleRollout'],
       instances: [{ instanceId: 'i-1', environment: 'production', sdkVersion }],
     });
-    const listed = (await admin('GET', '/api/admin/metrics/applications')).applications.find((a: any) => a.appName === appName);
+    const listed = (await applications()).find((a) => a.appName === appName);
     expect(listed).toMatchObject({ appName, strategies: ['default', 'flexibleRollout'], instances: [{ instanceId: 'i-1', environment: 'production', sdkVersion }] });
 
     const stop = new Date().toISOString();
     const hour = new Date(Math.floor(Date.parse(stop) / 3_600_000) * 3_600_000).toISOString();
-    const reported = await call(app, 'POST', '/api/client/metrics', {
-      token: prodToken,
-      body: metrics(appName, 'i-1', stop, { [flag]: { yes: 3, no: 1, variants: { a: 2 } }, [zero]: { yes: 0, no: 0, variants: {} } }),
-    });
-    expect(reported.status, reported.text).toBe(202);
+    await ok(report(prodToken, sdkMetrics(appName, 'i-1', stop, { [flag]: { yes: 3, no: 1, variants: { a: 2 } }, [zero]: { yes: 0, no: 0, variants: {} } })), 202);
 
     const first = await until('the first report', () => usage(flag), (u) => u.metrics.length > 0);
     expect(first).toEqual({ version: 1, featureName: flag, metrics: [{ environment: 'production', appName, timestamp: hour, yes: 3, no: 1, variants: { a: 2 } }] });
     // Written in the same batch: the all-zero entry was ignored.
     expect((await usage(zero)).metrics).toEqual([]);
-    expect(await admin('GET', `${featuresPath('default')}/${zero}`)).not.toHaveProperty('lastSeenAt');
+    expect(await flagOf(zero)).not.toHaveProperty('lastSeenAt');
 
-    const seen = await admin('GET', `${featuresPath('default')}/${flag}`);
+    const seen = await flagOf(flag);
     expect(typeof seen.lastSeenAt).toBe('string');
-    expect(Number.isNaN(Date.parse(seen.lastSeenAt))).toBe(false);
-    const environments = Object.fromEntries(seen.environments.map((e: any) => [e.name, e.lastSeenAt]));
+    expect(Number.isNaN(Date.parse(seen.lastSeenAt!))).toBe(false);
+    const environments = Object.fromEntries(seen.environments.map((e) => [e.name, e.lastSeenAt]));
     expect(typeof environments.production).toBe('string');
     expect(environments.development).toBeNull();
 
     // A second report in the same hour is added to the first.
-    const again = await call(app, 'POST', '/api/client/metrics', {
-      token: prodToken,
-      body: metrics(appName, 'i-1', stop, { [flag]: { yes: 2, no: 0, variants: { a: 1, b: 1 } } }),
-    });
-    expect(again.status).toBe(202);
+    expect((await report(prodToken, sdkMetrics(appName, 'i-1', stop, { [flag]: { yes: 2, no: 0, variants: { a: 1, b: 1 } } }))).response.status).toBe(202);
     const summed = await until('the summed report', () => usage(flag), (u) => u.metrics[0]?.yes !== 3);
     expect(summed.metrics).toEqual([{ environment: 'production', appName, timestamp: hour, yes: 5, no: 1, variants: { a: 3, b: 1 } }]);
 
     // A known application registering again (another instance) records no second application-created event.
-    expect((await call(app, 'POST', '/api/client/register', { token: prodToken, body: registration(appName, 'i-2') })).status).toBe(202);
-    const twoInstances = await until(
-      'the second instance',
-      () => admin('GET', `/api/admin/metrics/applications/${appName}`),
-      (a) => a.instances.length === 2,
-    );
-    expect(twoInstances.instances.map((i: any) => i.instanceId).sort()).toEqual(['i-1', 'i-2']);
-    const events = (await admin('GET', '/api/admin/events')).events.filter((e: any) => e.type === 'application-created' && e.data?.appName === appName);
-    expect(events).toHaveLength(1);
+    expect((await register(prodToken, appName, 'i-2')).response.status).toBe(202);
+    const twoInstances = await until('the second instance', async () => ok(application(appName), 200), (a) => a.instances.length === 2);
+    expect(twoInstances.instances.map((i) => i.instanceId).sort()).toEqual(['i-1', 'i-2']);
+    expect(await applicationCreatedEvents(appName)).toHaveLength(1);
   });
 
   it('reports through the metrics endpoint alone create the application', async () => {
     const appName = unique('metrics-only');
     const flag = unique('m');
     await createFlag('default', flag);
-    const response = await call(app, 'POST', '/api/client/metrics', { token: devToken, body: metrics(appName, 'i-9', new Date().toISOString(), { [flag]: { yes: 1, no: 0 } }) });
-    expect(response.status).toBe(202);
-    const application = await until('the application', () => call(app, 'GET', `/api/admin/metrics/applications/${appName}`), (r) => r.status === 200);
-    expect(application.json.instances).toMatchObject([{ instanceId: 'i-9', environment: 'development', sdkVersion }]);
-    const events = (await admin('GET', '/api/admin/events')).events.filter((e: any) => e.type === 'application-created' && e.data?.appName === appName);
-    expect(events).toHaveLength(1);
+    expect((await report(devToken, sdkMetrics(appName, 'i-9', new Date().toISOString(), { [flag]: { yes: 1, no: 0 } }))).response.status).toBe(202);
+    expect((await applicationOnceThere(appName)).instances).toMatchObject([{ instanceId: 'i-9', environment: 'development', sdkVersion }]);
+    expect(await applicationCreatedEvents(appName)).toHaveLength(1);
   });
 
   it("an application was last seen when its latest instance reported, not when the report was written", async () => {
     const appName = unique('seen');
     for (const instanceId of ['i-1', 'i-2']) {
-      const response = await call(app, 'POST', '/api/client/register', { token: devToken, body: registration(appName, instanceId) });
-      expect(response.status).toBe(202);
+      expect((await register(devToken, appName, instanceId)).response.status).toBe(202);
     }
-    const application = await until('the application', () => call(app, 'GET', `/api/admin/metrics/applications/${appName}`), (r) => r.status === 200);
-    const latest = application.json.instances.map((i: { lastSeen: string }) => i.lastSeen).sort().at(-1);
-    expect(application.json.lastSeen).toBe(latest);
-    const listed = (await admin('GET', '/api/admin/metrics/applications')).applications.find((a: { appName: string }) => a.appName === appName);
+    const found = await applicationOnceThere(appName);
+    const latest = found.instances.map((i) => i.lastSeen).sort().at(-1)!;
+    expect(found.lastSeen).toBe(latest);
+    const listed = (await applications()).find((a) => a.appName === appName)!;
     expect(listed.lastSeen).toBe(latest);
     expect(Date.parse(listed.createdAt)).toBeLessThanOrEqual(Date.parse(latest));
   });
 
   it('an unknown application → 404', async () => {
-    expectError(await call(app, 'GET', `/api/admin/metrics/applications/${unique('ghost')}`), 404, 'NotFoundError');
+    expectError(await application(unique('ghost')), 404, 'NotFoundError');
   });
 
+  // Bodies the types forbid, so sent raw.
   it('reject malformed bodies with 400', async () => {
     const appName = unique('bad');
     const stop = new Date().toISOString();
@@ -138,7 +130,7 @@ describe('POST /api/client/register and /api/client/metrics', () => {
     ]) {
       expectError(await call(app, 'POST', '/api/client/metrics', { token: devToken, body }), 400, 'ValidationError');
     }
-    expectError(await call(app, 'GET', `/api/admin/metrics/applications/${appName}`), 404, 'NotFoundError');
+    expectError(await application(appName), 404, 'NotFoundError');
   });
 
   it('counts a bucket whose stop the database could not hold in the current hour, with the reports sent beside it', async () => {
@@ -147,13 +139,11 @@ describe('POST /api/client/register and /api/client/metrics', () => {
     await createFlag('default', ancient);
     await createFlag('default', normal);
     const hourNow = Math.floor(Date.now() / 3_600_000);
-    const odd = await call(app, 'POST', '/api/client/metrics', { token: prodToken, body: metrics(appName, 'i-1', '-200000-01-01T00:00:00.000Z', { [ancient]: { yes: 2, no: 1 } }) });
-    expect(odd.status, odd.text).toBe(202);
-    const beside = await call(app, 'POST', '/api/client/metrics', { token: prodToken, body: metrics(appName, 'i-1', new Date().toISOString(), { [normal]: { yes: 1, no: 0 } }) });
-    expect(beside.status).toBe(202);
+    await ok(report(prodToken, sdkMetrics(appName, 'i-1', '-200000-01-01T00:00:00.000Z', { [ancient]: { yes: 2, no: 1 } })), 202);
+    expect((await report(prodToken, sdkMetrics(appName, 'i-1', new Date().toISOString(), { [normal]: { yes: 1, no: 0 } }))).response.status).toBe(202);
     for (const flag of [ancient, normal]) {
       const { metrics: rows } = await until(`the report of ${flag}`, () => usage(flag), (u) => u.metrics.length > 0);
-      expect(Math.floor(Date.parse(rows[0].timestamp) / 3_600_000) - hourNow).toBeLessThanOrEqual(1);
+      expect(Math.floor(Date.parse(rows[0]!.timestamp) / 3_600_000) - hourNow).toBeLessThanOrEqual(1);
     }
   });
 
@@ -167,10 +157,10 @@ describe('POST /api/client/register and /api/client/metrics', () => {
     await ownFixtures.createFlag('default', big);
     await ownFixtures.createFlag('default', normal);
     const stop = new Date().toISOString();
-    const huge = await call(own, 'POST', '/api/client/metrics', { token, body: metrics(appName, 'i-1', stop, { [big]: { yes: 3_000_000_000, no: 0 } }) });
-    expect([202, 400]).toContain(huge.status);
-    const later = await call(own, 'POST', '/api/client/metrics', { token, body: metrics(appName, 'i-1', stop, { [normal]: { yes: 1, no: 0 } }) });
-    expect(later.status).toBe(202);
+    const huge = await report(token, sdkMetrics(appName, 'i-1', stop, { [big]: { yes: 3_000_000_000, no: 0 } }), own);
+    expect([202, 400]).toContain(huge.response.status);
+    const later = await report(token, sdkMetrics(appName, 'i-1', stop, { [normal]: { yes: 1, no: 0 } }), own);
+    expect(later.response.status).toBe(202);
     const recorded = await until('the later report', () => usage(normal, own), (u) => u.metrics.length > 0).catch((error: Error) => error);
     const writeFailures = own.logs
       .filter((line) => line.includes('could not write client metrics'))

@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from 'flag-service/client';
-import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import type { ServiceClient } from '../client/index.js';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
-import { as, sessionOf, userWithSession, USER_PASSWORD, type TestUser } from './support/users.js';
-import { fixtures } from './support/fixtures.js';
+import { clientAs, createFlagAs, sessionOf, userWithSession, USER_PASSWORD, type TestUser } from './support/users.js';
+import { fixtures, flagPath, newApiToken, ok } from './support/fixtures.js';
 
 type FlagCreator = components['schemas']['FlagCreator'];
 
@@ -13,44 +14,32 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
-const { newProject } = fixtures(() => app, unique);
+const { newProject, newFlag, archiveFlag } = fixtures(() => app, unique);
 
 /** An Editor created with exactly these identity fields, logged in by its username or else its email. */
 async function editor(identity: { name?: string; username?: string; email?: string }): Promise<TestUser> {
-  const created = await call(app, 'POST', '/api/admin/user-admin', { body: { ...identity, password: USER_PASSWORD, rootRole: 'Editor' } });
-  expect(created.status, created.text).toBe(201);
+  const created = await ok(app.admin.POST('/api/admin/user-admin', { body: { ...identity, password: USER_PASSWORD, rootRole: 'Editor' } }), 201);
   const login = identity.username ?? identity.email!;
-  return { id: created.json.id, email: identity.email ?? '', cookie: await sessionOf(app, login) };
+  return { id: created.id, email: identity.email ?? '', cookie: await sessionOf(app, login) };
 }
 
 const MEMBER = 5;
 
 /** Lets the user create flags in the project: an Editor's flag permissions hold in `default` only. */
 async function makeMember(project: string, user: TestUser) {
-  const membership = await call(app, 'PUT', `/api/admin/projects/${project}/users/${user.id}/roles`, { body: { roles: [MEMBER] } });
-  expect(membership.status, membership.text).toBe(200);
+  await ok(app.admin.PUT('/api/admin/projects/{projectId}/users/{userId}/roles', { params: { path: { projectId: project, userId: user.id } }, body: { roles: [MEMBER] } }), 200);
 }
 
 /** Creates a flag in the project as the user (made a Member of it first), or with the admin token when no user is given; its name. */
 async function createFlag(project: string, user?: TestUser): Promise<string> {
-  const name = unique('flag');
-  if (user) await makeMember(project, user);
-  const options = user ? as(user) : {};
-  const created = await call(app, 'POST', `/api/admin/projects/${project}/features`, { ...options, body: { name } });
-  expect(created.status, created.text).toBe(201);
-  return name;
+  if (!user) return newFlag('flag', project);
+  await makeMember(project, user);
+  return (await ok(createFlagAs(app, user, project, unique('flag')), 201)).name;
 }
 
-async function archive(project: string, flag: string) {
-  const archived = await call(app, 'DELETE', `/api/admin/projects/${project}/features/${flag}`);
-  expect(archived.status, archived.text).toBe(202);
-}
-
-async function creators(project: string, options: Parameters<typeof call>[3] = {}): Promise<FlagCreator[]> {
-  const response = await call(app, 'GET', `/api/admin/projects/${project}/flag-creators`, options);
-  expect(response.status, response.text).toBe(200);
-  return response.json;
-}
+const creatorsOf = (projectId: string, client: ServiceClient = app.admin) =>
+  client.GET('/api/admin/projects/{projectId}/flag-creators', { params: { path: { projectId } } });
+const creators = (project: string, client?: ServiceClient): Promise<FlagCreator[]> => ok(creatorsOf(project, client), 200);
 
 const byId = (list: FlagCreator[]) => [...list].sort((a, b) => a.id - b.id);
 
@@ -95,8 +84,7 @@ describe('the creators of a project’s flags', () => {
     await createFlag(project, user);
     expect(await creators(project)).toEqual([{ id: user.id, name: key }]);
 
-    const updated = await call(app, 'PUT', `/api/admin/user-admin/${user.id}`, { body: { name: `Renamed ${key}` } });
-    expect(updated.status, updated.text).toBe(200);
+    await ok(app.admin.PUT('/api/admin/user-admin/{id}', { params: { path: { id: user.id } }, body: { name: `Renamed ${key}` } }), 200);
     expect(await creators(project)).toEqual([{ id: user.id, name: `Renamed ${key}` }]);
   });
 
@@ -115,13 +103,11 @@ describe('the creators of a project’s flags', () => {
     const project = await newProject();
     const user = await userWithSession(app, 'Editor');
     await makeMember(project, user);
-    const pat = await call(app, 'POST', '/api/admin/user/tokens', {
-      ...as(user),
-      body: { description: 'flags', expiresAt: new Date(Date.UTC(2099, 0, 1)).toISOString() },
-    });
-    expect(pat.status, pat.text).toBe(201);
-    const created = await call(app, 'POST', `/api/admin/projects/${project}/features`, { token: pat.json.secret, body: { name: unique('flag') } });
-    expect(created.status, created.text).toBe(201);
+    const pat = await ok(
+      clientAs(app, user).POST('/api/admin/user/tokens', { body: { description: 'flags', expiresAt: new Date(Date.UTC(2099, 0, 1)).toISOString() } }),
+      201,
+    );
+    await ok(app.clientWith(pat.secret).POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId: project } }, body: { name: unique('flag') } }), 201);
     expect(await creators(project)).toEqual([{ id: user.id, name: user.email }]);
   });
 
@@ -130,8 +116,7 @@ describe('the creators of a project’s flags', () => {
     const [kept, deleted] = [await userWithSession(app, 'Editor'), await userWithSession(app, 'Editor')];
     await createFlag(project, kept);
     await createFlag(project, deleted);
-    const removed = await call(app, 'DELETE', `/api/admin/user-admin/${deleted.id}`);
-    expect(removed.status, removed.text).toBe(200);
+    await ok(app.admin.DELETE('/api/admin/user-admin/{id}', { params: { path: { id: deleted.id } } }), 200);
     expect(await creators(project)).toEqual([{ id: kept.id, name: kept.email }]);
   });
 
@@ -143,20 +128,19 @@ describe('the creators of a project’s flags', () => {
     const project = await newProject();
     const user = await userWithSession(app, 'Editor');
     const flag = await createFlag(project, user);
-    await archive(project, flag);
+    await archiveFlag(project, flag);
     expect(await creators(project)).toEqual([]);
 
-    const revived = await call(app, 'POST', `/api/admin/archive/revive/${flag}`);
-    expect(revived.status, revived.text).toBe(200);
+    await ok(app.admin.POST('/api/admin/archive/revive/{featureName}', { params: { path: { featureName: flag } } }), 200);
     expect(await creators(project)).toEqual([{ id: user.id, name: user.email }]);
   });
 
   it('keeps listing a creator whose other flag in the project is still active', async () => {
     const project = await newProject();
     const [keeper, leaver] = [await userWithSession(app, 'Editor'), await userWithSession(app, 'Editor')];
-    await archive(project, await createFlag(project, keeper));
+    await archiveFlag(project, await createFlag(project, keeper));
     await createFlag(project, keeper);
-    await archive(project, await createFlag(project, leaver));
+    await archiveFlag(project, await createFlag(project, leaver));
     expect(await creators(project)).toEqual([{ id: keeper.id, name: keeper.email }]);
   });
 
@@ -168,8 +152,10 @@ describe('the creators of a project’s flags', () => {
     const moved = await createFlag(elsewhere, mover);
     expect(await creators(here)).toEqual([{ id: local.id, name: local.email }]);
 
-    const move = await call(app, 'POST', `/api/admin/projects/${elsewhere}/features/${moved}/changeProject`, { body: { newProjectId: here } });
-    expect(move.status, move.text).toBe(200);
+    await ok(
+      app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/changeProject', { params: { path: flagPath(moved, elsewhere) }, body: { newProjectId: here } }),
+      200,
+    );
     expect(byId(await creators(here))).toEqual(byId([{ id: local.id, name: local.email }, { id: mover.id, name: mover.email }]));
     expect(await creators(elsewhere)).toEqual([{ id: foreign.id, name: foreign.email }]);
   });
@@ -185,23 +171,21 @@ describe('who may read the creators', () => {
   });
 
   it('answers 404 for an unknown project', async () => {
-    const error = expectError(await call(app, 'GET', '/api/admin/projects/no-such-project/flag-creators'), 404, 'NotFoundError');
+    const error = expectError(await creatorsOf('no-such-project'), 404, 'NotFoundError');
     expect(error.message).toContain('no-such-project');
   });
 
   it('answers a Viewer’s session like the admin token', async () => {
     const viewer = await userWithSession(app, 'Viewer');
-    expect(await creators(project, as(viewer))).toEqual([{ id: creator.id, name: creator.email }]);
+    expect(await creators(project, clientAs(app, viewer))).toEqual([{ id: creator.id, name: creator.email }]);
   });
 
   it('answers 403 to a client token', async () => {
-    const created = await call(app, 'POST', '/api/admin/api-tokens', { body: { tokenName: unique('sdk'), type: 'client' } });
-    expect(created.status, created.text).toBe(201);
-    const response = await call(app, 'GET', `/api/admin/projects/${project}/flag-creators`, { token: created.json.secret });
-    expectError(response, 403, 'NoAccessError');
+    const token = await newApiToken(app, { type: 'client' });
+    expectError(await creatorsOf(project, app.clientWith(token)), 403, 'NoAccessError');
   });
 
   it('answers 401 without a credential', async () => {
-    expectError(await call(app, 'GET', `/api/admin/projects/${project}/flag-creators`, { token: null }), 401, 'AuthenticationRequired');
+    expectError(await creatorsOf(project, app.clientWith()), 401, 'AuthenticationRequired');
   });
 });
