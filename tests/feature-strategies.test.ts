@@ -2,10 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from 'flag-service/client';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { fixtures } from './support/fixtures.js';
+import { envPath, fixtures } from './support/fixtures.js';
 
 type Constraint = components['schemas']['Constraint'];
-type CreateFeatureStrategy = components['schemas']['CreateFeatureStrategy'];
+type StrategyVariant = components['schemas']['StrategyVariant'];
+type JsonPatch = components['schemas']['JsonPatch'];
 
 let app: TestApp;
 beforeAll(async () => {
@@ -17,43 +18,15 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
-const { newFlag, flagEnvironment } = fixtures(() => app, unique);
-
-const envPath = (featureName: string, environment = 'development', projectId = 'default') => ({ projectId, featureName, environment });
+const { newFlag, flagEnvironment, turnOn, turnOff, strategiesOf: listStrategies, addStrategy } = fixtures(() => app, unique);
 
 const { latestEventId, eventsSince } = eventReader(() => app);
 
-async function turnOn(featureName: string, environment = 'development') {
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', {
-    params: { path: envPath(featureName, environment) },
-  });
-  expect(result.response.status).toBe(200);
-}
-
-async function turnOff(featureName: string, environment = 'development') {
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/off', {
-    params: { path: envPath(featureName, environment) },
-  });
-  expect(result.response.status).toBe(200);
-}
-
-async function listStrategies(featureName: string, environment = 'development') {
-  const { data, response } = await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
-    params: { path: envPath(featureName, environment) },
-  });
-  expect(response.status).toBe(200);
-  return data!;
-}
-
-async function addStrategy(featureName: string, body: CreateFeatureStrategy, environment = 'development') {
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
-    params: { path: envPath(featureName, environment) },
-    body,
-  });
-  if (result.response.status !== 200) throw new Error(`adding a strategy failed: ${result.response.status} ${JSON.stringify(result.error)}`);
-  return result.data!;
-}
-
+const environmentRoute = '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}';
+const strategiesRoute = `${environmentRoute}/strategies` as const;
+const strategyRoute = `${strategiesRoute}/{strategyId}` as const;
+const strategy = (featureName: string, strategyId: string) => ({ params: { path: { ...envPath(featureName), strategyId } } });
+/** For bodies the types forbid. */
 const strategiesPath = (featureName: string, environment = 'development') =>
   `/api/admin/projects/default/features/${featureName}/environments/${environment}/strategies`;
 
@@ -140,26 +113,29 @@ describe('turning a flag on and off in an environment', () => {
     expect(await listStrategies(name, 'development')).toEqual([]);
   });
 
-  it.each(['on', 'off'])('answers 404 to %s for an unknown project, flag or environment, or one not on the project, writing nothing', async (action) => {
+  it.each(['on', 'off'] as const)('answers 404 to %s for an unknown project, flag or environment, or one not on the project, writing nothing', async (action) => {
     const name = await newFlag(`missing-${action}`);
     const other = await newFlag(`narrow-${action}`, 'devonly');
     const before = await latestEventId();
     const paths = [
-      `/api/admin/projects/nowhere/features/${name}/environments/development/${action}`,
-      `/api/admin/projects/default/features/ghost-flag/environments/development/${action}`,
-      `/api/admin/projects/default/features/${name}/environments/moon/${action}`,
-      `/api/admin/projects/devonly/features/${other}/environments/production/${action}`,
-      `/api/admin/projects/devonly/features/${name}/environments/development/${action}`,
+      envPath(name, 'development', 'nowhere'),
+      envPath('ghost-flag', 'development', 'default'),
+      envPath(name, 'moon', 'default'),
+      envPath(other, 'production', 'devonly'),
+      envPath(name, 'development', 'devonly'),
     ];
-    for (const path of paths) expectError(await call(app, 'POST', path), 404, 'NotFoundError');
+    for (const path of paths) {
+      const result = action === 'on' ? await app.admin.POST(`${environmentRoute}/on`, { params: { path } }) : await app.admin.POST(`${environmentRoute}/off`, { params: { path } });
+      expectError(result, 404, 'NotFoundError');
+    }
     expect(await eventsSince(before)).toEqual([]);
     expect((await flagEnvironment(name)).enabled).toBe(false);
   });
 
   it('answers 401 without a token', async () => {
     const name = await newFlag('on-anonymous');
-    const response = await call(app, 'POST', `/api/admin/projects/default/features/${name}/environments/development/on`, { token: null });
-    expect(response.status).toBe(401);
+    const response = await app.clientWith().POST(`${environmentRoute}/on`, { params: { path: envPath(name) } });
+    expect(response.response.status).toBe(401);
     expect((await flagEnvironment(name)).enabled).toBe(false);
   });
 });
@@ -263,11 +239,10 @@ describe('strategies of a flag in an environment', () => {
     const production = await addStrategy(name, { name: 'default' }, 'production');
     const before = await latestEventId();
     for (const id of ['5b0e4d1e-0000-4000-8000-000000000000', production.id]) {
-      const path = `${strategiesPath(name)}/${id}`;
-      expectError(await call(app, 'GET', path), 404, 'NotFoundError');
-      expectError(await call(app, 'PUT', path, { body: { name: 'default' } }), 404, 'NotFoundError');
-      expectError(await call(app, 'PATCH', path, { body: [{ op: 'replace', path: '/title', value: 'x' }] }), 404, 'NotFoundError');
-      expectError(await call(app, 'DELETE', path), 404, 'NotFoundError');
+      expectError(await app.admin.GET(strategyRoute, strategy(name, id)), 404, 'NotFoundError');
+      expectError(await app.admin.PUT(strategyRoute, { ...strategy(name, id), body: { name: 'default' } }), 404, 'NotFoundError');
+      expectError(await app.admin.PATCH(strategyRoute, { ...strategy(name, id), body: [{ op: 'replace', path: '/title', value: 'x' }] }), 404, 'NotFoundError');
+      expectError(await app.admin.DELETE(strategyRoute, strategy(name, id)), 404, 'NotFoundError');
     }
     expect(await eventsSince(before)).toEqual([]);
     expect(await listStrategies(name, 'production')).toEqual([production]);
@@ -275,8 +250,9 @@ describe('strategies of a flag in an environment', () => {
 
   it('answers 404 when listing strategies of an environment not on the project', async () => {
     const name = await newFlag('not-on-project', 'devonly');
-    expectError(await call(app, 'GET', `/api/admin/projects/devonly/features/${name}/environments/production/strategies`), 404, 'NotFoundError');
-    expectError(await call(app, 'POST', `/api/admin/projects/devonly/features/${name}/environments/production/strategies`, { body: { name: 'default' } }), 404, 'NotFoundError');
+    const production = { params: { path: envPath(name, 'production', 'devonly') } };
+    expectError(await app.admin.GET(strategiesRoute, production), 404, 'NotFoundError');
+    expectError(await app.admin.POST(strategiesRoute, { ...production, body: { name: 'default' } }), 404, 'NotFoundError');
   });
 
   it('replaces a strategy with PUT and records the change with data and preData', async () => {
@@ -319,7 +295,7 @@ describe('strategies of a flag in an environment', () => {
     const name = await newFlag('put-bad');
     const original = await addStrategy(name, { name: 'default', title: 'Kept' });
     const before = await latestEventId();
-    const error = expectError(await call(app, 'PUT', `${strategiesPath(name)}/${original.id}`, { body: { name: 'madeUp' } }), 400, 'ValidationError');
+    const error = expectError(await app.admin.PUT(strategyRoute, { ...strategy(name, original.id), body: { name: 'madeUp' } }), 400, 'ValidationError');
     expect(error.message).toContain('madeUp');
     expect(await listStrategies(name)).toEqual([original]);
     expect(await eventsSince(before)).toEqual([]);
@@ -350,7 +326,7 @@ describe('strategies of a flag in an environment', () => {
     expect(events[0]).toMatchObject({ type: 'feature-strategy-update', featureName: name, project: 'default', environment: 'development', data: result.data, preData: original });
   });
 
-  it.each([
+  it.each<[string, JsonPatch, string | undefined]>([
     ['a failing test operation', [{ op: 'test', path: '/title', value: 'not the title' }], undefined],
     ['a path that does not exist', [{ op: 'replace', path: '/nothing/here', value: 1 }], undefined],
     ['an invalid constraint value', [{ op: 'add', path: '/constraints/-', value: { contextName: 'x', operator: 'NUM_EQ', value: 'ten' } }], 'ten'],
@@ -360,7 +336,7 @@ describe('strategies of a flag in an environment', () => {
     const name = await newFlag('patch-bad');
     const original = await addStrategy(name, { name: 'default', title: 'Original' });
     const before = await latestEventId();
-    const error = expectError(await call(app, 'PATCH', `${strategiesPath(name)}/${original.id}`, { body: patch }), 400, 'ValidationError');
+    const error = expectError(await app.admin.PATCH(strategyRoute, { ...strategy(name, original.id), body: patch }), 400, 'ValidationError');
     if (mention) expect(error.message).toContain(mention);
     expect(await listStrategies(name)).toEqual([original]);
     expect(await eventsSince(before)).toEqual([]);
@@ -377,7 +353,7 @@ describe('strategies of a flag in an environment', () => {
     });
     expect(result.response.status).toBe(200);
     expect((await listStrategies(name)).map((s) => s.id)).toEqual([keep.id]);
-    expectError(await call(app, 'GET', `${strategiesPath(name)}/${gone.id}`), 404, 'NotFoundError');
+    expectError(await app.admin.GET(strategyRoute, strategy(name, gone.id)), 404, 'NotFoundError');
     expect((await flagEnvironment(name)).enabled).toBe(true);
     const events = await eventsSince(before);
     expect(events).toHaveLength(1);
@@ -389,8 +365,8 @@ describe('strategies of a flag in an environment', () => {
     await turnOn(name);
     const [only] = await listStrategies(name);
     const before = await latestEventId();
-    const response = await call(app, 'DELETE', `${strategiesPath(name)}/${only!.id}`);
-    expect(response.status).toBe(200);
+    const response = await app.admin.DELETE(strategyRoute, strategy(name, only!.id));
+    expect(response.response.status).toBe(200);
     const env = await flagEnvironment(name);
     expect(env.enabled).toBe(false);
     expect(env.strategies).toEqual([]);
@@ -441,7 +417,8 @@ describe('strategies of a flag in an environment', () => {
     const a = await addStrategy(name, { name: 'default' });
     const b = await addStrategy(name, { name: 'default' });
     const before = await latestEventId();
-    const response = await call(app, 'POST', `${strategiesPath(name)}/set-sort-order`, {
+    const response = await app.admin.POST(`${strategiesRoute}/set-sort-order`, {
+      params: { path: envPath(name) },
       body: [
         { id: b.id, sortOrder: 0 },
         { id: 'no-such-strategy', sortOrder: 1 },
@@ -538,7 +515,8 @@ describe('constraints', () => {
     const name = await newFlag('op-put');
     const original = await addStrategy(name, { name: 'default' });
     const before = await latestEventId();
-    const response = await call(app, 'PUT', `${strategiesPath(name)}/${original.id}`, {
+    const response = await app.admin.PUT(strategyRoute, {
+      ...strategy(name, original.id),
       body: { name: 'default', constraints: [{ contextName: 'version', operator: 'SEMVER_GTE', value: 'latest' }] },
     });
     expect(expectError(response, 400, 'ValidationError').message).toContain('latest');
@@ -578,14 +556,14 @@ describe('strategy variants', () => {
     expect(weights.reduce((a, b) => a + b, 0)).toBe(1000);
   });
 
-  it.each([
+  it.each<[string, StrategyVariant[], string]>([
     ['a json payload that does not parse', [{ name: 'broken', payload: { type: 'json', value: '{nope' } }], 'broken'],
     ['duplicate variant names', [{ name: 'twin' }, { name: 'twin' }], 'twin'],
     ['fixed weights above 1000', [{ name: 'big', weightType: 'fix', weight: 700 }, { name: 'bigger', weightType: 'fix', weight: 600 }, { name: 'rest' }], '1300'],
   ])('refuses %s with 400, adding nothing', async (_case, variants, mention) => {
     const name = await newFlag('sv-bad');
     const before = await latestEventId();
-    const response = await call(app, 'POST', strategiesPath(name), { body: { name: 'default', variants } });
+    const response = await app.admin.POST(strategiesRoute, { params: { path: envPath(name) }, body: { name: 'default', variants } });
     const error = expectError(response, 400, 'ValidationError');
     expect(error.message).toContain(mention);
     expect(await listStrategies(name)).toEqual([]);
