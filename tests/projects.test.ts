@@ -1,7 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../generated/api.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { fixtures } from './support/fixtures.js';
+import { fixtures, ok } from './support/fixtures.js';
+
+type CreateProject = components['schemas']['CreateProject'];
+type UpdateProject = components['schemas']['UpdateProject'];
 
 let app: TestApp;
 beforeAll(async () => {
@@ -9,7 +13,7 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
-const { createFlag } = fixtures(() => app, unique);
+const { createFlag, archiveFlag } = fixtures(() => app, unique);
 
 const { latestEventId, eventsSince } = eventReader(() => app);
 
@@ -19,14 +23,11 @@ async function createProject(body: { id: string; name?: string; description?: st
   return result.data!;
 }
 
+const updateProject = (projectId: string, body: UpdateProject) => app.admin.PUT('/api/admin/projects/{projectId}', { params: { path: { projectId } }, body });
+
 async function getProject(projectId: string) {
   const result = await app.admin.GET('/api/admin/projects/{projectId}', { params: { path: { projectId } } });
   return result;
-}
-
-async function archiveFlag(projectId: string, featureName: string) {
-  const result = await app.admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: { projectId, featureName } } });
-  expect(result.response.status).toBe(202);
 }
 
 describe('projects: list and get', () => {
@@ -63,8 +64,7 @@ describe('projects: list and get', () => {
   });
 
   it('answers 401 without a token', async () => {
-    const response = await call(app, 'GET', '/api/admin/projects', { token: null });
-    expectError(response, 401, 'AuthenticationRequired');
+    expectError(await app.clientWith().GET('/api/admin/projects'), 401, 'AuthenticationRequired');
   });
 });
 
@@ -108,26 +108,34 @@ describe('projects: create', () => {
     expect((await getProject(id)).data!.name).toBe('First');
   });
 
-  it.each([
+  async function expectNotCreated(send: () => Promise<Parameters<typeof expectError>[0]>, id: string | undefined, field: string) {
+    const before = await latestEventId();
+    const error = expectError(await send(), 400, 'ValidationError');
+    expect(error.message).toContain(field);
+    expect(await eventsSince(before)).toEqual([]);
+    if (id) expect((await getProject(id)).response.status).not.toBe(200);
+  }
+
+  it.each<[string, CreateProject, string]>([
     ['an id that is not URL-safe', { id: 'has space', name: 'x' }, 'body.id'],
     ['an id of 101 characters', { id: 'p'.repeat(101), name: 'x' }, 'body.id'],
     ['an empty id', { id: '', name: 'x' }, 'body.id'],
     ['a whitespace-only name', { id: 'bad-name', name: '   ' }, 'body.name'],
     ['an empty name', { id: 'bad-name', name: '' }, 'body.name'],
+    ['an unknown environment', { id: 'bad-env', name: 'x', environments: ['nowhere'] }, 'environments'],
+  ])('refuses %s with 400 naming the field and creates nothing', async (_case, body, field) => {
+    await expectNotCreated(() => app.admin.POST('/api/admin/projects', { body }), body.id, field);
+  });
+
+  // Bodies the types forbid, so sent raw.
+  it.each([
     ['an unknown mode', { id: 'bad-mode', name: 'x', mode: 'secret' }, 'body.mode'],
     ['an unknown field', { id: 'bad-field', name: 'x', colour: 'red' }, 'colour'],
     ['no name', { id: 'no-name' }, 'name'],
     ['no id', { name: 'x' }, 'id'],
     ['a name of the wrong type', { id: 'bad-type', name: 42 }, 'body.name'],
-    ['an unknown environment', { id: 'bad-env', name: 'x', environments: ['nowhere'] }, 'environments'],
   ])('refuses %s with 400 naming the field and creates nothing', async (_case, body, field) => {
-    const before = await latestEventId();
-    const response = await call(app, 'POST', '/api/admin/projects', { body });
-    const error = expectError(response, 400, 'ValidationError');
-    expect(error.message).toContain(field);
-    expect(await eventsSince(before)).toEqual([]);
-    const id = (body as { id?: string }).id;
-    if (id) expect((await call(app, 'GET', `/api/admin/projects/${encodeURIComponent(id)}`)).status).not.toBe(200);
+    await expectNotCreated(() => call(app, 'POST', '/api/admin/projects', { body }), (body as { id?: string }).id, field);
   });
 
   it('refuses a body that is not JSON with 415 and creates nothing', async () => {
@@ -145,9 +153,9 @@ describe('projects: update', () => {
     const id = unique('updated');
     await createProject({ id, name: 'Old name', description: 'Kept', mode: 'protected', defaultStickiness: 'userId' });
     const before = await latestEventId();
-    const response = await call(app, 'PUT', `/api/admin/projects/${id}`, { body: { name: 'New name' } });
+    const { response } = await updateProject(id, { name: 'New name' });
     expect(response.status).toBe(200);
-    expect(response.text).toBe('');
+    expect(await response.text()).toBe('');
     const { data } = await getProject(id);
     expect(data).toMatchObject({ name: 'New name', description: 'Kept', mode: 'protected', defaultStickiness: 'userId' });
     const events = await eventsSince(before);
@@ -171,27 +179,35 @@ describe('projects: update', () => {
     const id = unique('unchanged');
     await createProject({ id, description: 'same' });
     const before = await latestEventId();
-    const response = await call(app, 'PUT', `/api/admin/projects/${id}`, { body: { name: `Project ${id}`, description: 'same' } });
-    expect(response.status).toBe(200);
+    expect((await updateProject(id, { name: `Project ${id}`, description: 'same' })).response.status).toBe(200);
     expect(await eventsSince(before)).toEqual([]);
   });
 
-  it.each([
-    ['a whitespace-only name', { name: ' \t ' }, 'body.name'],
-    ['an empty name', { name: '' }, 'body.name'],
-    ['an unknown mode', { name: 'x', mode: 'closed' }, 'body.mode'],
-    ['an empty default stickiness', { name: 'x', defaultStickiness: '' }, 'body.defaultStickiness'],
-    ['an unknown field', { name: 'x', id: 'renamed' }, 'id'],
-    ['a description of the wrong type', { name: 'x', description: 5 }, 'body.description'],
-  ])('refuses %s with 400 naming the field and changes nothing', async (_case, body, field) => {
+  async function expectUnchanged(send: (id: string) => Promise<Parameters<typeof expectError>[0]>, field: string) {
     const id = unique('invalid-update');
     await createProject({ id, name: 'Stays' });
     const before = await latestEventId();
-    const response = await call(app, 'PUT', `/api/admin/projects/${id}`, { body });
-    const error = expectError(response, 400, 'ValidationError');
+    const error = expectError(await send(id), 400, 'ValidationError');
     expect(error.message).toContain(field);
     expect((await getProject(id)).data).toMatchObject({ name: 'Stays', mode: 'open' });
     expect(await eventsSince(before)).toEqual([]);
+  }
+
+  it.each<[string, UpdateProject, string]>([
+    ['a whitespace-only name', { name: ' \t ' }, 'body.name'],
+    ['an empty name', { name: '' }, 'body.name'],
+    ['an empty default stickiness', { name: 'x', defaultStickiness: '' }, 'body.defaultStickiness'],
+  ])('refuses %s with 400 naming the field and changes nothing', async (_case, body, field) => {
+    await expectUnchanged((id) => updateProject(id, body), field);
+  });
+
+  // Bodies the types forbid, so sent raw.
+  it.each([
+    ['an unknown mode', { name: 'x', mode: 'closed' }, 'body.mode'],
+    ['an unknown field', { name: 'x', id: 'renamed' }, 'id'],
+    ['a description of the wrong type', { name: 'x', description: 5 }, 'body.description'],
+  ])('refuses %s with 400 naming the field and changes nothing', async (_case, body, field) => {
+    await expectUnchanged((id) => call(app, 'PUT', `/api/admin/projects/${id}`, { body }), field);
   });
 
   it('refuses a body that is not JSON with 415 and changes nothing', async () => {
@@ -312,17 +328,27 @@ describe('projects: environments', () => {
     expectError(result, 404, 'NotFoundError');
   });
 
-  it.each([
-    ['no environment', {}, 'environment'],
-    ['an empty environment', { environment: '' }, 'body.environment'],
-    ['an unknown field', { environment: 'production', extra: true }, 'extra'],
-  ])('refuses %s with 400 naming the field', async (_case, body, field) => {
+  async function expectNotAdded(send: (id: string) => Promise<Parameters<typeof expectError>[0]>, field: string) {
     const id = unique('env-invalid');
     await createProject({ id, environments: ['development'] });
-    const response = await call(app, 'POST', `/api/admin/projects/${id}/environments`, { body });
-    const error = expectError(response, 400, 'ValidationError');
+    const error = expectError(await send(id), 400, 'ValidationError');
     expect(error.message).toContain(field);
     expect((await getProject(id)).data!.environments).toEqual(['development']);
+  }
+
+  it('refuses an empty environment with 400 naming the field', async () => {
+    await expectNotAdded(
+      (projectId) => app.admin.POST('/api/admin/projects/{projectId}/environments', { params: { path: { projectId } }, body: { environment: '' } }),
+      'body.environment',
+    );
+  });
+
+  // Bodies the types forbid, so sent raw.
+  it.each([
+    ['no environment', {}, 'environment'],
+    ['an unknown field', { environment: 'production', extra: true }, 'extra'],
+  ])('refuses %s with 400 naming the field', async (_case, body, field) => {
+    await expectNotAdded((id) => call(app, 'POST', `/api/admin/projects/${id}/environments`, { body }), field);
   });
 
   it('refuses a body that is not JSON with 415', async () => {
@@ -386,7 +412,7 @@ describe('feature types', () => {
   });
 
   it('answers 401 without a token', async () => {
-    expectError(await call(app, 'GET', '/api/admin/feature-types', { token: null }), 401, 'AuthenticationRequired');
+    expectError(await app.clientWith().GET('/api/admin/feature-types'), 401, 'AuthenticationRequired');
   });
 });
 
@@ -395,14 +421,18 @@ describe('projects: a long list', () => {
   // environment). How long the list takes is measured by the bench, not here: here, that every row is still right.
   it('lists every project with each of its environments and its own flag count', async () => {
     const crowded = await startTestApp({ ownDatabase: true });
-    const create = (path: string, body: object) => call(crowded, 'POST', path, { body }).then((r) => expect(r.status, r.text).toBe(201));
     const names = Array.from({ length: 12 }, (_, i) => `crowd-${i}`);
-    await Promise.all(names.map((name) => create('/api/admin/environments', { name, type: 'test' })));
-    await Promise.all(names.map((id) => create('/api/admin/projects', { id, name: 'Crowd' })));
-    await Promise.all(names.flatMap((id, i) => Array.from({ length: i % 3 }, (_, k) => create(`/api/admin/projects/${id}/features`, { name: `${id}-flag-${k}` }))));
-    const response = await call(crowded, 'GET', '/api/admin/projects');
-    expect(response.status).toBe(200);
-    const listed = new Map<string, { featureCount: number; environments: unknown[] }>(response.json.projects.map((p: { id: string }) => [p.id, p]));
+    await Promise.all(names.map((name) => ok(crowded.admin.POST('/api/admin/environments', { body: { name, type: 'test' } }), 201)));
+    await Promise.all(names.map((id) => ok(crowded.admin.POST('/api/admin/projects', { body: { id, name: 'Crowd' } }), 201)));
+    await Promise.all(
+      names.flatMap((projectId, i) =>
+        Array.from({ length: i % 3 }, (_, k) =>
+          ok(crowded.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId } }, body: { name: `${projectId}-flag-${k}` } }), 201),
+        ),
+      ),
+    );
+    const { projects } = await ok(crowded.admin.GET('/api/admin/projects'), 200);
+    const listed = new Map(projects.map((p) => [p.id, p]));
     names.forEach((id, i) => {
       expect(listed.get(id)?.featureCount, id).toBe(i % 3);
       expect(listed.get(id)?.environments, id).toHaveLength(names.length + 2);

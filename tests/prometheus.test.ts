@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestApp, type TestApp } from './support/app.js';
-import { until } from './support/fixtures.js';
+import { uniqueNames } from './support/events.js';
+import { fixtures, until } from './support/fixtures.js';
 
 let app: TestApp;
 
@@ -25,6 +26,12 @@ function parse(text: string): Sample[] {
   return samples;
 }
 
+const { createFlag, archiveFlag } = fixtures(() => app, uniqueNames());
+
+/** A poll of the client API with the admin token and these headers. */
+const poll = (headers: Record<string, string> = {}, on = app) => on.admin.GET('/api/client/features', { headers });
+
+/** Raw: the scrape endpoint is not an operation of the contract. */
 async function scrape(on = app) {
   const response = await call(on, 'GET', '/internal-backstage/prometheus', { token: null });
   expect(response.status).toBe(200);
@@ -46,7 +53,7 @@ describe('GET /internal-backstage/prometheus', () => {
   });
 
   it('lists process, request, client API, totals and flush-failure metrics', async () => {
-    await call(app, 'GET', '/api/admin/tag-types');
+    await app.admin.GET('/api/admin/tag-types');
     const names = new Set((await scrape()).samples.map((s) => s.name));
     for (const name of [
       'process_cpu_user_seconds_total',
@@ -69,8 +76,8 @@ describe('GET /internal-backstage/prometheus', () => {
   });
 
   it('times requests by route pattern, method and status, never by raw URL', async () => {
-    await call(app, 'GET', '/api/admin/tag-types/simple');
-    await call(app, 'GET', '/api/admin/tag-types/no-such-type');
+    await app.admin.GET('/api/admin/tag-types/{typeName}', { params: { path: { typeName: 'simple' } } });
+    await app.admin.GET('/api/admin/tag-types/{typeName}', { params: { path: { typeName: 'no-such-type' } } });
     const { samples } = await scrape();
     const count = 'http_request_duration_milliseconds_count';
     expect(value(samples, count, { path: '/api/admin/tag-types/:typeName', method: 'GET', status: '200', appName: '' })).toBeGreaterThanOrEqual(1);
@@ -81,11 +88,11 @@ describe('GET /internal-backstage/prometheus', () => {
   it('counts client API polls and 304s, and labels them with the SDK application name', async () => {
     const before = (await scrape()).samples;
     const headers = { 'unleash-appname': 'checkout-service' };
-    const first = await call(app, 'GET', '/api/client/features', { headers });
-    expect(first.status).toBe(200);
-    const second = await call(app, 'GET', '/api/client/features', { headers: { ...headers, 'if-none-match': String(first.headers.etag) } });
-    expect(second.status).toBe(304);
-    await call(app, 'GET', '/api/client/features', { headers: { 'service-appname': 'billing' } });
+    const first = await poll(headers);
+    expect(first.response.status).toBe(200);
+    const second = await poll({ ...headers, 'if-none-match': String(first.response.headers.get('etag')) });
+    expect(second.response.status).toBe(304);
+    await poll({ 'service-appname': 'billing' });
     const after = (await scrape()).samples;
     expect(value(after, 'client_api_requests_total') - value(before, 'client_api_requests_total')).toBe(3);
     expect(value(after, 'client_api_not_modified_total') - value(before, 'client_api_not_modified_total')).toBe(1);
@@ -99,14 +106,14 @@ describe('GET /internal-backstage/prometheus', () => {
 
   it('counts a refused client API poll with its status', async () => {
     const before = (await scrape()).samples;
-    expect((await call(app, 'GET', '/api/client/features', { token: null })).status).toBe(401);
+    expect((await app.clientWith().GET('/api/client/features')).response.status).toBe(401);
     const after = (await scrape()).samples;
     const labels = { path: '/api/client/features', status: '401' };
     expect(value(after, 'http_request_duration_milliseconds_count', labels) - value(before, 'http_request_duration_milliseconds_count', labels)).toBe(1);
   });
 
   it('truncates the application name', async () => {
-    await call(app, 'GET', '/api/client/features', { headers: { 'unleash-appname': 'a'.repeat(500) } });
+    await poll({ 'unleash-appname': 'a'.repeat(500) });
     const names = (await scrape()).samples.map((s) => s.labels.appName ?? '');
     expect(names).toContain('a'.repeat(64));
     expect(Math.max(...names.map((n) => n.length))).toBeLessThanOrEqual(64);
@@ -114,9 +121,9 @@ describe('GET /internal-backstage/prometheus', () => {
 
   it('moves the flags gauge when a flag is created and archived', async () => {
     const before = value((await scrape()).samples, 'feature_toggles_total');
-    expect((await call(app, 'POST', '/api/admin/projects/default/features', { body: { name: 'prometheus.gauge' } })).status).toBe(201);
+    await createFlag('default', 'prometheus.gauge');
     expect(value((await scrape()).samples, 'feature_toggles_total')).toBe(before + 1);
-    expect((await call(app, 'DELETE', '/api/admin/projects/default/features/prometheus.gauge')).status).toBeLessThan(300);
+    await archiveFlag('default', 'prometheus.gauge');
     expect(value((await scrape()).samples, 'feature_toggles_total')).toBe(before);
   });
 
@@ -130,10 +137,10 @@ describe('GET /internal-backstage/prometheus', () => {
     const before = value((await scrape()).samples, 'client_metrics_flush_failures_total');
     await app.db.execute(sql`alter table client_applications rename to client_applications_away`);
     try {
-      const registered = await call(app, 'POST', '/api/client/register', {
+      const registered = await app.admin.POST('/api/client/register', {
         body: { appName: 'flush-failure', instanceId: 'i1', strategies: ['default'], started: new Date().toISOString(), interval: 10000 },
       });
-      expect(registered.status).toBe(202);
+      expect(registered.response.status).toBe(202);
       await until('a flush failure being counted', async () => value((await scrape()).samples, 'client_metrics_flush_failures_total'), (failures) => failures > before, 10_000);
     } finally {
       await app.db.execute(sql`alter table client_applications_away rename to client_applications`);
@@ -142,8 +149,8 @@ describe('GET /internal-backstage/prometheus', () => {
 
   it('keeps each app on its own registry, so that two apps run in one process', async () => {
     const other = await startTestApp();
-    await call(other, 'GET', '/api/client/features');
-    await call(other, 'GET', '/api/client/features');
+    await poll({}, other);
+    await poll({}, other);
     const mine = value((await scrape()).samples, 'client_api_requests_total');
     const theirs = value((await scrape(other)).samples, 'client_api_requests_total');
     expect(theirs).toBe(2);
