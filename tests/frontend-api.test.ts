@@ -3,18 +3,28 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../kernel/config.js';
+import type { components } from '../client/index.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { adminJson, newApiToken, until } from './support/fixtures.js';
-import { enabledNames, flagPath, flagWith, frontendGet } from './support/frontend.js';
+import { uniqueNames } from './support/events.js';
+import { fixtures, newApiToken, rollout, until } from './support/fixtures.js';
+import { enabledNames, flagWith, frontendGet } from './support/frontend.js';
+
+type FrontendToggles = components['schemas']['FrontendToggles'];
 
 let app: TestApp;
 /** A frontend token for development, all projects. */
 let token: string;
 
-const unique = (label: string) => `fe-${label}-${randomBytes(4).toString('hex')}`;
-const rollout = (percent: number, stickiness = 'default') => ({ name: 'flexibleRollout', parameters: { rollout: percent, stickiness, groupId: 'g' } });
+const unique = uniqueNames();
+const { newProject, turnOn } = fixtures(() => app, unique);
 const whenField = (contextName: string, values: string[]) => ({ ...rollout(100), constraints: [{ contextName, operator: 'IN', values }] });
-const toggleOf = (response: { json: any }, name: string) => (response.json.toggles as any[]).find((toggle) => toggle.name === name);
+/** The flag as an answer of the frontend API lists it (the raw answer's `json`, or the typed one's `data`). */
+const toggleOf = (body: FrontendToggles | undefined, name: string) => body!.toggles.find((toggle) => toggle.name === name);
+/**
+ * POST /api/frontend with a context. Raw: the contract's FrontendContext types custom fields at the top as
+ * `string | null`, which its `properties` object cannot meet, so no context with properties fits the typed client.
+ */
+const evaluate = (context: object) => call(app, 'POST', '/api/frontend', { token, body: { context } });
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -28,14 +38,14 @@ describe('GET /api/frontend', () => {
     const none = await flagWith(app, unique('nobody'), [rollout(0)]);
     const response = await frontendGet(app, token, { userId: 'u-1' });
     expect(response.status).toBe(200);
-    expect(toggleOf(response, on)).toEqual({
+    expect(toggleOf(response.json, on)).toEqual({
       name: on,
       enabled: true,
       impressionData: true,
       variant: { name: 'disabled', enabled: false, feature_enabled: true, featureEnabled: true },
     });
-    expect(toggleOf(response, off)).toBeUndefined();
-    expect(toggleOf(response, none)).toBeUndefined();
+    expect(toggleOf(response.json, off)).toBeUndefined();
+    expect(toggleOf(response.json, none)).toBeUndefined();
   });
 
   it('lists the flags in name order', async () => {
@@ -88,14 +98,14 @@ describe('GET /api/frontend', () => {
       variants: [{ name: 'blue', weight: 1000, weightType: 'fix', stickiness: 'default', payload: { type: 'json', value: '{"color":"blue"}' } }],
     });
     const response = await frontendGet(app, token, { userId: 'u-7' });
-    expect(toggleOf(response, flag).variant).toEqual({ name: 'blue', enabled: true, payload: { type: 'json', value: '{"color":"blue"}' }, feature_enabled: true, featureEnabled: true });
+    expect(toggleOf(response.json, flag)!.variant).toEqual({ name: 'blue', enabled: true, payload: { type: 'json', value: '{"color":"blue"}' }, feature_enabled: true, featureEnabled: true });
   });
 
   it('gives the strategy variant of the strategy that applies, before the flag variants', async () => {
     const flag = await flagWith(app, unique('strategy-variant'), [{ ...rollout(100), variants: [{ name: 'green', weight: 1000, weightType: 'fix', stickiness: 'default' }] }], {
       variants: [{ name: 'blue', weight: 1000, weightType: 'fix', stickiness: 'default' }],
     });
-    expect(toggleOf(await frontendGet(app, token, { userId: 'u-7' }), flag).variant.name).toBe('green');
+    expect(toggleOf((await frontendGet(app, token, { userId: 'u-7' })).json, flag)!.variant.name).toBe('green');
   });
 
   it('splits users between variants by their userId, the same way on every request', async () => {
@@ -105,7 +115,7 @@ describe('GET /api/frontend', () => {
         { name: 'b', weight: 500, weightType: 'fix', stickiness: 'userId' },
       ],
     });
-    const variantOf = async (userId: string) => toggleOf(await frontendGet(app, token, { userId }), flag).variant.name as string;
+    const variantOf = async (userId: string) => toggleOf((await frontendGet(app, token, { userId })).json, flag)!.variant.name;
     const seen = new Set<string>();
     for (let i = 0; i < 20; i++) {
       const first = await variantOf(`user-${i}`);
@@ -134,8 +144,7 @@ describe('GET /api/frontend', () => {
   });
 
   it('evaluates the flags of the token\'s projects only', async () => {
-    const project = unique('project');
-    await adminJson(app, 'POST', '/api/admin/projects', { id: project, name: project });
+    const project = await newProject('project');
     const inProject = await flagWith(app, unique('in-project'), [rollout(100)], { project });
     const elsewhere = await flagWith(app, unique('elsewhere'), [rollout(100)]);
     const scoped = await newApiToken(app, { type: 'frontend', environment: 'development', projects: [project] });
@@ -146,7 +155,7 @@ describe('GET /api/frontend', () => {
   it('serves a change on the next request', async () => {
     const flag = await flagWith(app, unique('toggled'), [rollout(100)], { on: false });
     expect(await enabledNames(app, token)).not.toContain(flag);
-    await adminJson(app, 'POST', `${flagPath(flag)}/environments/development/on`);
+    await turnOn(flag);
     expect(await enabledNames(app, token)).toContain(flag);
   });
 
@@ -188,25 +197,24 @@ describe('POST /api/frontend', () => {
     const flag = await flagWith(app, unique('post'), [
       { ...rollout(100), constraints: [{ contextName: 'userId', operator: 'IN', values: ['carol'] }, { contextName: 'plan', operator: 'IN', values: ['pro'] }, { contextName: 'team', operator: 'IN', values: ['red'] }] },
     ]);
-    const post = (context: object) => call(app, 'POST', '/api/frontend', { token, body: { context } });
-    const on = await post({ userId: 'carol', properties: { plan: 'pro' }, team: 'red' });
+    const on = await evaluate({ userId: 'carol', properties: { plan: 'pro' }, team: 'red' });
     expect(on.status).toBe(200);
-    expect(toggleOf(on, flag)).toMatchObject({ name: flag, enabled: true });
-    expect(toggleOf(await post({ userId: 'carol', properties: { plan: 'free' }, team: 'red' }), flag)).toBeUndefined();
+    expect(toggleOf(on.json, flag)).toMatchObject({ name: flag, enabled: true });
+    expect(toggleOf((await evaluate({ userId: 'carol', properties: { plan: 'free' }, team: 'red' })).json, flag)).toBeUndefined();
   });
 
   it('gives the same answer and ETag as GET for the same context', async () => {
     const get = await frontendGet(app, token, { userId: 'same', 'properties[plan]': 'pro', sessionId: 's' });
-    const post = await call(app, 'POST', '/api/frontend', { token, body: { context: { userId: 'same', sessionId: 's', properties: { plan: 'pro' } } } });
+    const post = await evaluate({ userId: 'same', sessionId: 's', properties: { plan: 'pro' } });
     expect(post.json).toEqual(get.json);
     expect(post.headers.etag).toBe(get.headers.etag);
   });
 
   it('evaluates an empty context when the body has none', async () => {
     const flag = await flagWith(app, unique('post-empty'), [rollout(100)]);
-    const response = await call(app, 'POST', '/api/frontend', { token, body: {} });
+    const { data, response } = await app.clientWith(token).POST('/api/frontend', { body: {} });
     expect(response.status).toBe(200);
-    expect(toggleOf(response, flag)).toBeDefined();
+    expect(toggleOf(data, flag)).toBeDefined();
   });
 
   it('reads a null field as absent, at the top and in properties, as Unleash does', async () => {
@@ -214,16 +222,16 @@ describe('POST /api/frontend', () => {
     const nullText = await flagWith(app, unique('null-text'), [{ ...rollout(100), constraints: [{ contextName: 'userId', operator: 'IN', values: ['null'] }] }]);
     const teamless = await flagWith(app, unique('null-team'), [{ ...rollout(100), constraints: [{ contextName: 'team', operator: 'NOT_IN', values: ['red'] }] }]);
     const context = { userId: null, sessionId: null, remoteAddress: null, currentTime: null, team: null, properties: { plan: null } };
-    const response = await call(app, 'POST', '/api/frontend', { token, body: { context } });
+    const response = await evaluate(context);
     expect(response.status, response.text).toBe(200);
-    expect(toggleOf(response, notPro)).toBeDefined();
-    expect(toggleOf(response, teamless)).toBeDefined();
-    expect(toggleOf(response, nullText)).toBeUndefined();
-    expect(response.json).toEqual((await call(app, 'POST', '/api/frontend', { token, body: { context: {} } })).json);
+    expect(toggleOf(response.json, notPro)).toBeDefined();
+    expect(toggleOf(response.json, teamless)).toBeDefined();
+    expect(toggleOf(response.json, nullText)).toBeUndefined();
+    expect(response.json).toEqual((await evaluate({})).json);
   });
 
   it('refuses a context value that is not a string with 400 naming it', async () => {
-    const error = expectError(await call(app, 'POST', '/api/frontend', { token, body: { context: { userId: 42 } } }), 400, 'ValidationError');
+    const error = expectError(await evaluate({ userId: 42 }), 400, 'ValidationError');
     expect(error.message).toContain('userId');
   });
 });
@@ -246,8 +254,7 @@ describe('GET /api/frontend/features/{featureName}', () => {
   });
 
   it('answers 404 for a flag outside the token\'s projects', async () => {
-    const project = unique('other');
-    await adminJson(app, 'POST', '/api/admin/projects', { id: project, name: project });
+    const project = await newProject('other');
     const flag = await flagWith(app, unique('hidden'), [rollout(100)], { project });
     const scoped = await newApiToken(app, { type: 'frontend', environment: 'development', projects: ['default'] });
     expect((await frontendGet(app, token, {}, `/features/${flag}`)).status).toBe(200);
@@ -275,8 +282,8 @@ describe('who may call', () => {
   });
 
   it('refuses the frontend token on the admin API and the client API with 403', async () => {
-    expectError(await call(app, 'GET', '/api/admin/projects', { token }), 403, 'NoAccessError');
-    expectError(await call(app, 'GET', '/api/client/features', { token }), 403, 'NoAccessError');
+    expectError(await app.clientWith(token).GET('/api/admin/projects'), 403, 'NoAccessError');
+    expectError(await app.clientWith(token).GET('/api/client/features'), 403, 'NoAccessError');
   });
 
   it('with AUTH_TYPE none, serves a caller without a token the flags of development', async () => {
@@ -291,31 +298,31 @@ describe('metrics and registrations of frontend SDKs', () => {
     const flag = await flagWith(app, unique('counted'), [rollout(100)]);
     const appName = unique('web');
     const stop = new Date().toISOString();
-    const reported = await call(app, 'POST', '/api/frontend/client/metrics', {
-      token,
+    const reported = await app.clientWith(token).POST('/api/frontend/client/metrics', {
       body: { appName, instanceId: 'browser', bucket: { start: stop, stop, toggles: { [flag]: { yes: 4, no: 1, variants: { disabled: 5 } } } } },
     });
-    expect(reported.status, reported.text).toBe(200);
-    const usage = await until('the frontend metrics', () => adminJson(app, 'GET', `/api/admin/client-metrics/features/${flag}/raw`), (u) => u.metrics.length > 0);
+    expect(reported.response.status, JSON.stringify(reported.error)).toBe(200);
+    const raw = async () => (await app.admin.GET('/api/admin/client-metrics/features/{featureName}/raw', { params: { path: { featureName: flag } } })).data!;
+    const usage = await until('the frontend metrics', raw, (u) => u.metrics.length > 0);
     expect(usage.metrics).toEqual([expect.objectContaining({ environment: 'development', appName, yes: 4, no: 1, variants: { disabled: 5 } })]);
   });
 
   it('records POST /api/frontend/client/register as an application instance, the SDK header standing in for sdkVersion', async () => {
     const appName = unique('web-app');
-    const registered = await call(app, 'POST', '/api/frontend/client/register', {
-      token,
+    const registered = await app.clientWith(token).POST('/api/frontend/client/register', {
       headers: { 'unleash-sdk': 'unleash-client-js:3.8.2' },
       body: { appName, instanceId: 'browser', strategies: [], started: new Date().toISOString(), interval: 30_000 },
     });
-    expect(registered.status, registered.text).toBe(200);
-    const application = await until('the application', () => call(app, 'GET', `/api/admin/metrics/applications/${appName}`), (r) => r.status === 200);
-    expect(application.json.instances).toEqual([expect.objectContaining({ instanceId: 'browser', environment: 'development', sdkVersion: 'unleash-client-js:3.8.2' })]);
+    expect(registered.response.status, JSON.stringify(registered.error)).toBe(200);
+    const read = () => app.admin.GET('/api/admin/metrics/applications/{appName}', { params: { path: { appName } } });
+    const application = await until('the application', read, (r) => r.response.status === 200);
+    expect(application.data!.instances).toEqual([expect.objectContaining({ instanceId: 'browser', environment: 'development', sdkVersion: 'unleash-client-js:3.8.2' })]);
   });
 
   it('refuses metrics from a client token with 403', async () => {
     const clientToken = await newApiToken(app, { type: 'client', environment: 'development' });
     const body = { appName: 'web', bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: {} } };
-    expectError(await call(app, 'POST', '/api/frontend/client/metrics', { token: clientToken, body }), 403, 'NoAccessError');
+    expectError(await app.clientWith(clientToken).POST('/api/frontend/client/metrics', { body }), 403, 'NoAccessError');
   });
 });
 
