@@ -2,13 +2,9 @@
 // application and endpoint group, read back as Prometheus query_range matrices.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { components } from '../generated/api.js';
 import { call, startTestApp, type TestApp } from './support/app.js';
 import { until } from './support/fixtures.js';
 import { registration } from './support/sdk-reports.js';
-
-type QueryResult = components['schemas']['PrometheusQueryResult'];
-type RequestsPerSecond = components['schemas']['RequestsPerSecond'];
 
 let app: TestApp;
 
@@ -17,13 +13,15 @@ beforeAll(async () => {
 });
 
 const polls = (appName: string, times: number) =>
-  Promise.all(Array.from({ length: times }, () => call(app, 'GET', '/api/client/features', { headers: { 'unleash-appname': appName } })));
+  Promise.all(Array.from({ length: times }, () => app.admin.GET('/api/client/features', { headers: { 'unleash-appname': appName } })));
 
-async function rps(): Promise<RequestsPerSecond> {
-  const response = await call(app, 'GET', '/api/admin/metrics/rps');
-  expect(response.status, response.text).toBe(200);
-  return response.json;
+async function rps() {
+  const { data, error, response } = await app.admin.GET('/api/admin/metrics/rps');
+  expect(response.status, JSON.stringify(error)).toBe(200);
+  return data!;
 }
+
+type QueryResult = Awaited<ReturnType<typeof rps>>['clientMetrics'];
 
 /** The requests a series counted over the window: each point's rate times the 5-minute step. */
 function requestsOf(result: QueryResult, appName: string, endpoint: string): number {
@@ -69,7 +67,9 @@ describe('GET /api/admin/metrics/rps from the service’s own counts', () => {
 
   it('counts admin API calls in adminMetrics under the caller’s application name, and not in clientMetrics', async () => {
     const headers = { 'unleash-appname': 'usage-admin-script' };
-    for (const path of ['/api/admin/projects', '/api/admin/tag-types', '/api/admin/tag-types/simple']) await call(app, 'GET', path, { headers });
+    await app.admin.GET('/api/admin/projects', { headers });
+    await app.admin.GET('/api/admin/tag-types', { headers });
+    await app.admin.GET('/api/admin/tag-types/{typeName}', { params: { path: { typeName: 'simple' } }, headers });
     const body = await until('the admin calls being counted', rps, (b) => requestsOf(b.adminMetrics, 'usage-admin-script', '/api/admin') >= 3);
     expect(requestsOf(body.adminMetrics, 'usage-admin-script', '/api/admin')).toBe(3);
     expect(body.clientMetrics.data.result.filter((s) => s.metric.appName === 'usage-admin-script')).toEqual([]);
@@ -84,22 +84,22 @@ describe('GET /api/admin/metrics/rps from the service’s own counts', () => {
     const headers = { 'unleash-appname': 'usage-prober' };
     await call(app, 'GET', '/api/admin-random-1', { headers });
     await call(app, 'GET', '/api/admin/no-such-path', { headers });
-    await call(app, 'GET', '/api/client/features', { headers });
+    await app.admin.GET('/api/client/features', { headers });
     const body = await until('the poll being counted', rps, (b) => requestsOf(b.clientMetrics, 'usage-prober', '/api/client/features') === 1);
     expect([...body.clientMetrics.data.result, ...body.adminMetrics.data.result].filter((s) => s.metric.appName === 'usage-prober')).toHaveLength(1);
   });
 
   it('groups the client API by its second path segment, as Unleash’s endpoint label does', async () => {
     const headers = { 'unleash-appname': 'usage-groups' };
-    const registered = await call(app, 'POST', '/api/client/register', { headers, body: registration('usage-groups', 'i-1') });
-    expect(registered.status, registered.text).toBe(202);
-    await call(app, 'GET', '/api/client/features/no-such-flag', { headers });
+    const registered = await app.admin.POST('/api/client/register', { headers, body: registration('usage-groups', 'i-1') });
+    expect(registered.response.status, JSON.stringify(registered.error)).toBe(202);
+    await app.admin.GET('/api/client/features/{featureName}', { params: { path: { featureName: 'no-such-flag' } }, headers });
     const body = await until('the register call being counted', rps, (b) => requestsOf(b.clientMetrics, 'usage-groups', '/api/client/register') === 1);
     expect(requestsOf(body.clientMetrics, 'usage-groups', '/api/client/features')).toBe(1);
   });
 
   it('counts a refused client API poll', async () => {
-    expect((await call(app, 'GET', '/api/client/features', { token: null, headers: { 'unleash-appname': 'usage-refused' } })).status).toBe(401);
+    expect((await app.clientWith().GET('/api/client/features', { headers: { 'unleash-appname': 'usage-refused' } })).response.status).toBe(401);
     const body = await rps();
     expect(requestsOf(body.clientMetrics, 'usage-refused', '/api/client/features')).toBe(1);
   });
