@@ -3,23 +3,21 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { eventReader, uniqueNames } from './support/events.js';
-import { adminJson, fixtures, newApiToken } from './support/fixtures.js';
+import { fixtures, newApiToken } from './support/fixtures.js';
 import { expectNothingWritten, importDocument, importForm } from './support/state.js';
 import { as, userWithSession } from './support/users.js';
 
 let app: TestApp;
 const unique = uniqueNames();
 const events = eventReader(() => app);
-const { flagEnvironment } = fixtures(() => app, unique);
+const { flagEnvironment, flagOf } = fixtures(() => app, unique);
 
 /** A gradual rollout to Europe, as a version 1 flag has it. */
-const rollout = (groupId: string) => ({
+const euRollout = (groupId: string) => ({
   name: 'flexibleRollout',
   parameters: { rollout: '25', stickiness: 'default', groupId },
   constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'], inverted: false, caseInsensitive: false }],
 });
-
-const flagOf = async (name: string) => adminJson(app, 'GET', `/api/admin/projects/default/features/${name}`);
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -32,7 +30,7 @@ describe('a version 1 document as the JSON body', () => {
     const response = await importDocument(app, {
       version: 1,
       features: [
-        { name: on, description: 'Imported', type: 'experiment', enabled: true, strategies: [rollout(on)], variants },
+        { name: on, description: 'Imported', type: 'experiment', enabled: true, strategies: [euRollout(on)], variants },
         { name: off, enabled: false },
       ],
     });
@@ -41,7 +39,7 @@ describe('a version 1 document as the JSON body', () => {
     expect(await flagOf(on)).toMatchObject({ name: on, description: 'Imported', type: 'experiment', project: 'default' });
     const development = await flagEnvironment(on);
     expect(development).toMatchObject({ enabled: true, variants });
-    expect(development.strategies).toMatchObject([rollout(on)]);
+    expect(development.strategies).toMatchObject([euRollout(on)]);
     expect(await flagEnvironment(off)).toMatchObject({ enabled: false, strategies: [], variants: [] });
   });
 
@@ -58,7 +56,8 @@ describe('a version 1 document as the JSON body', () => {
     const name = unique('cohort');
     const parameters = [{ name: 'cohort', type: 'string', description: 'Which cohort', required: true }];
     expect((await importDocument(app, { version: 1, strategies: [{ name, description: 'Cohorts', parameters }] })).status).toBe(202);
-    expect(await adminJson(app, 'GET', `/api/admin/strategies/${name}`)).toMatchObject({ name, description: 'Cohorts', parameters, editable: true });
+    const definition = await app.admin.GET('/api/admin/strategies/{strategyName}', { params: { path: { strategyName: name } } });
+    expect(definition.data).toMatchObject({ name, description: 'Cohorts', parameters, editable: true });
   });
 
   it('lets a flag use a strategy definition of the same document', async () => {
@@ -70,12 +69,13 @@ describe('a version 1 document as the JSON body', () => {
 
   it('shows the imported flags to SDKs at once', async () => {
     const token = await newApiToken(app, { type: 'client', environment: 'development' });
-    const before = await call(app, 'GET', '/api/client/features', { token });
+    const sdk = app.clientWith(token);
+    const before = await sdk.GET('/api/client/features');
     const name = unique('seen');
     expect((await importDocument(app, { version: 1, features: [{ name, enabled: true, strategies: [{ name: 'default' }] }] })).status).toBe(202);
-    const after = await call(app, 'GET', '/api/client/features', { token, headers: { 'if-none-match': String(before.headers.etag) } });
-    expect(after.status).toBe(200);
-    expect(after.json.features.find((f: { name: string }) => f.name === name)).toMatchObject({ name, enabled: true, strategies: [{ name: 'default' }] });
+    const after = await sdk.GET('/api/client/features', { headers: { 'if-none-match': String(before.response.headers.get('etag')) } });
+    expect(after.response.status).toBe(200);
+    expect(after.data!.features.find((f) => f.name === name)).toMatchObject({ name, enabled: true, strategies: [{ name: 'default' }] });
   });
 
   it('records feature-import for each flag, with its name and project, and strategy-import for each definition', async () => {
@@ -237,10 +237,10 @@ describe('who may import', () => {
 
   it('refuses a client token', async () => {
     const token = await newApiToken(app, { type: 'client', environment: 'development' });
-    expectError(await call(app, 'POST', '/api/admin/state/import', { token, body: { version: 1 } }), 403, 'NoAccessError');
+    expectError(await app.clientWith(token).POST('/api/admin/state/import', { body: { version: 1 } }), 403, 'NoAccessError');
   });
 
   it('answers 401 without a credential', async () => {
-    expectError(await call(app, 'POST', '/api/admin/state/import', { token: null, body: { version: 1 } }), 401, 'AuthenticationRequired');
+    expectError(await app.clientWith().POST('/api/admin/state/import', { body: { version: 1 } }), 401, 'AuthenticationRequired');
   });
 });
