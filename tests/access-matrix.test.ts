@@ -1,11 +1,14 @@
 // Who may do what: one representative operation per permission family, for each kind of caller.
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { ServiceClient } from '../client/index.js';
 import { uniqueNames } from './support/events.js';
-import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { userWithSession } from './support/users.js';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
+import { envPath, fixtures, newApiToken, ok } from './support/fixtures.js';
+import { clientAs, userWithSession } from './support/users.js';
 
 let app: TestApp;
 const unique = uniqueNames();
+const { createFlag } = fixtures(() => app, unique);
 
 /** The project where the Member and the development-only role hold their roles. */
 const P = 'matrix';
@@ -14,95 +17,81 @@ const FLAG = 'matrix-flag';
 /** A flag of the default project, where the Member holds nothing. */
 const DEFAULT_FLAG = 'matrix-default-flag';
 
-type Credential = { token: string | null; headers?: Record<string, string> };
-const callers: Record<string, Credential> = {};
-
-async function created(response: Promise<{ status: number; text: string; json: any }>) {
-  const answer = await response;
-  expect(answer.status, answer.text).toBeLessThan(300);
-  return answer.json;
-}
+const callers: Record<string, ServiceClient> = {};
 
 beforeAll(async () => {
   app = await startTestApp();
-  await created(call(app, 'POST', '/api/admin/projects', { body: { id: P, name: 'Matrix' } }));
-  await created(call(app, 'POST', `/api/admin/projects/${P}/features`, { body: { name: FLAG } }));
-  await created(call(app, 'POST', '/api/admin/projects/default/features', { body: { name: DEFAULT_FLAG } }));
-  const devOnly = await created(
-    call(app, 'POST', '/api/admin/roles', {
+  await ok(app.admin.POST('/api/admin/projects', { body: { id: P, name: 'Matrix' } }));
+  await createFlag(P, FLAG);
+  await createFlag('default', DEFAULT_FLAG);
+  const devOnly = await ok(
+    app.admin.POST('/api/admin/roles', {
       body: { name: 'development switcher', type: 'custom', permissions: [{ name: 'UPDATE_FEATURE_ENVIRONMENT', environment: 'development' }] },
     }),
   );
+  const giveRoles = (userId: number, roles: number[]) =>
+    ok(app.admin.PUT('/api/admin/projects/{projectId}/users/{userId}/roles', { params: { path: { projectId: P, userId } }, body: { roles } }));
 
-  const session = (cookie: string): Credential => ({ token: null, headers: { cookie } });
-  for (const role of ['Viewer', 'Editor', 'Admin']) callers[role] = session((await userWithSession(app, role)).cookie);
+  for (const role of ['Viewer', 'Editor', 'Admin'] as const) callers[role] = clientAs(app, await userWithSession(app, role));
   const member = await userWithSession(app, 'Viewer');
-  await created(call(app, 'PUT', `/api/admin/projects/${P}/users/${member.id}/roles`, { body: { roles: [5] } }));
-  callers['Member of P'] = session(member.cookie);
+  await giveRoles(member.id, [5]);
+  callers['Member of P'] = clientAs(app, member);
   const switcher = await userWithSession(app, 'Viewer');
-  await created(call(app, 'PUT', `/api/admin/projects/${P}/users/${switcher.id}/roles`, { body: { roles: [devOnly.id] } }));
-  callers['development-only role in P'] = session(switcher.cookie);
+  await giveRoles(switcher.id, [devOnly.id]);
+  callers['development-only role in P'] = clientAs(app, switcher);
   const editor = await userWithSession(app, 'Editor');
-  const pat = await created(
-    call(app, 'POST', '/api/admin/user/tokens', { ...session(editor.cookie), body: { description: 'matrix', expiresAt: '2099-01-01T00:00:00.000Z' } }),
-  );
-  callers["Editor's personal access token"] = { token: pat.secret };
+  const pat = await ok(clientAs(app, editor).POST('/api/admin/user/tokens', { body: { description: 'matrix', expiresAt: '2099-01-01T00:00:00.000Z' } }));
+  callers["Editor's personal access token"] = app.clientWith(pat.secret);
 
-  callers['admin token'] = { token: app.adminToken };
-  const clientToken = await created(call(app, 'POST', '/api/admin/api-tokens', { body: { tokenName: 'matrix-client', type: 'client', environment: 'development' } }));
-  callers['client token'] = { token: clientToken.secret };
-  const scoped = await created(
-    call(app, 'POST', '/api/admin/api-tokens', { body: { tokenName: 'matrix-scoped', type: 'client', environment: 'development', projects: [P] } }),
-  );
-  callers['client token scoped to P'] = { token: scoped.secret };
+  callers['admin token'] = app.admin;
+  callers['client token'] = app.clientWith(await newApiToken(app, { type: 'client', environment: 'development' }));
+  callers['client token scoped to P'] = app.clientWith(await newApiToken(app, { type: 'client', environment: 'development', projects: [P] }));
 });
 
 interface Operation {
-  method: string;
-  path: string;
-  body?: () => object;
+  send: (client: ServiceClient) => Promise<{ response: Response; error?: unknown }>;
   /** The permission a denial names. */
   permission: string;
 }
 
+const inProject = (projectId: string) => ({ params: { path: { projectId } } });
+const switchOn = (client: ServiceClient, featureName: string, environment: string, projectId: string) =>
+  client.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', { params: { path: envPath(featureName, environment, projectId) } });
+const tag = (client: ServiceClient, featureName: string) =>
+  client.POST('/api/admin/features/{featureName}/tags', { params: { path: { featureName } }, body: { type: 'simple', value: unique('tag') } });
+
 const operations: Record<string, Operation> = {
-  'read flags of P': { method: 'GET', path: `/api/admin/projects/${P}/features`, permission: '' },
-  'create a flag in P': { method: 'POST', path: `/api/admin/projects/${P}/features`, body: () => ({ name: unique('in-p') }), permission: 'CREATE_FEATURE' },
-  'create a flag in default': { method: 'POST', path: '/api/admin/projects/default/features', body: () => ({ name: unique('in-default') }), permission: 'CREATE_FEATURE' },
-  'enable in development': { method: 'POST', path: `/api/admin/projects/${P}/features/${FLAG}/environments/development/on`, permission: 'UPDATE_FEATURE_ENVIRONMENT' },
-  'enable in production': { method: 'POST', path: `/api/admin/projects/${P}/features/${FLAG}/environments/production/on`, permission: 'UPDATE_FEATURE_ENVIRONMENT' },
-  'enable a flag of default in production': {
-    method: 'POST',
-    path: `/api/admin/projects/default/features/${DEFAULT_FLAG}/environments/production/on`,
-    permission: 'UPDATE_FEATURE_ENVIRONMENT',
+  'read flags of P': { send: (c) => c.GET('/api/admin/projects/{projectId}/features', inProject(P)), permission: '' },
+  'create a flag in P': { send: (c) => c.POST('/api/admin/projects/{projectId}/features', { ...inProject(P), body: { name: unique('in-p') } }), permission: 'CREATE_FEATURE' },
+  'create a flag in default': {
+    send: (c) => c.POST('/api/admin/projects/{projectId}/features', { ...inProject('default'), body: { name: unique('in-default') } }),
+    permission: 'CREATE_FEATURE',
   },
-  'tag a flag of P': { method: 'POST', path: `/api/admin/features/${FLAG}/tags`, body: () => ({ type: 'simple', value: unique('tag') }), permission: 'UPDATE_FEATURE' },
-  'tag a flag of default': {
-    method: 'POST',
-    path: `/api/admin/features/${DEFAULT_FLAG}/tags`,
-    body: () => ({ type: 'simple', value: unique('tag') }),
-    permission: 'UPDATE_FEATURE',
-  },
+  'enable in development': { send: (c) => switchOn(c, FLAG, 'development', P), permission: 'UPDATE_FEATURE_ENVIRONMENT' },
+  'enable in production': { send: (c) => switchOn(c, FLAG, 'production', P), permission: 'UPDATE_FEATURE_ENVIRONMENT' },
+  'enable a flag of default in production': { send: (c) => switchOn(c, DEFAULT_FLAG, 'production', 'default'), permission: 'UPDATE_FEATURE_ENVIRONMENT' },
+  'tag a flag of P': { send: (c) => tag(c, FLAG), permission: 'UPDATE_FEATURE' },
+  'tag a flag of default': { send: (c) => tag(c, DEFAULT_FLAG), permission: 'UPDATE_FEATURE' },
   'add a strategy to a flag of P in development': {
-    method: 'POST',
-    path: `/api/admin/projects/${P}/features/${FLAG}/environments/development/strategies`,
-    body: () => ({ name: 'default', parameters: {} }),
+    send: (c) =>
+      c.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
+        params: { path: envPath(FLAG, 'development', P) },
+        body: { name: 'default', parameters: {} },
+      }),
     permission: 'CREATE_FEATURE_STRATEGY',
   },
-  'update project P': { method: 'PUT', path: `/api/admin/projects/${P}`, body: () => ({ name: unique('Matrix') }), permission: 'UPDATE_PROJECT' },
-  'create a strategy definition': { method: 'POST', path: '/api/admin/strategies', body: () => ({ name: unique('strategy'), parameters: [] }), permission: 'CREATE_STRATEGY' },
-  'create a tag type': { method: 'POST', path: '/api/admin/tag-types', body: () => ({ name: unique('tagtype') }), permission: 'CREATE_TAG_TYPE' },
-  'create a context field': { method: 'POST', path: '/api/admin/context', body: () => ({ name: unique('field') }), permission: 'CREATE_CONTEXT_FIELD' },
-  'create a segment': { method: 'POST', path: '/api/admin/segments', body: () => ({ name: unique('segment'), constraints: [] }), permission: 'CREATE_SEGMENT' },
-  'create a project': { method: 'POST', path: '/api/admin/projects', body: () => ({ id: unique('project'), name: 'A project' }), permission: 'CREATE_PROJECT' },
+  'update project P': { send: (c) => c.PUT('/api/admin/projects/{projectId}', { ...inProject(P), body: { name: unique('Matrix') } }), permission: 'UPDATE_PROJECT' },
+  'create a strategy definition': { send: (c) => c.POST('/api/admin/strategies', { body: { name: unique('strategy'), parameters: [] } }), permission: 'CREATE_STRATEGY' },
+  'create a tag type': { send: (c) => c.POST('/api/admin/tag-types', { body: { name: unique('tagtype') } }), permission: 'CREATE_TAG_TYPE' },
+  'create a context field': { send: (c) => c.POST('/api/admin/context', { body: { name: unique('field') } }), permission: 'CREATE_CONTEXT_FIELD' },
+  'create a segment': { send: (c) => c.POST('/api/admin/segments', { body: { name: unique('segment'), constraints: [] } }), permission: 'CREATE_SEGMENT' },
+  'create a project': { send: (c) => c.POST('/api/admin/projects', { body: { id: unique('project'), name: 'A project' } }), permission: 'CREATE_PROJECT' },
   'create a client token': {
-    method: 'POST',
-    path: '/api/admin/api-tokens',
-    body: () => ({ tokenName: unique('token'), type: 'client', environment: 'development' }),
+    send: (c) => c.POST('/api/admin/api-tokens', { body: { tokenName: unique('token'), type: 'client', environment: 'development' } }),
     permission: 'CREATE_CLIENT_API_TOKEN',
   },
-  'create a user': { method: 'POST', path: '/api/admin/user-admin', body: () => ({ email: `${unique('new')}@example.com`, rootRole: 'Viewer' }), permission: 'ADMIN' },
-  'create a role': { method: 'POST', path: '/api/admin/roles', body: () => ({ name: unique('role'), type: 'root-custom', permissions: [] }), permission: 'ADMIN' },
+  'create a user': { send: (c) => c.POST('/api/admin/user-admin', { body: { email: `${unique('new')}@example.com`, rootRole: 'Viewer' } }), permission: 'ADMIN' },
+  'create a role': { send: (c) => c.POST('/api/admin/roles', { body: { name: unique('role'), type: 'root-custom', permissions: [] } }), permission: 'ADMIN' },
 };
 
 const Y = 'allowed';
@@ -132,12 +121,12 @@ describe('the access matrix', () => {
 
   it.each(rows)('$caller: $operation → $outcome', async ({ caller, operation, outcome }) => {
     const op = operations[operation]!;
-    const response = await call(app, op.method, op.path, { ...callers[caller]!, ...(op.body && { body: op.body() }) });
+    const result = await op.send(callers[caller]!);
     if (outcome === Y) {
-      expect(response.status, response.text).toBeGreaterThanOrEqual(200);
-      expect(response.status, response.text).toBeLessThan(300);
+      expect(result.response.status, JSON.stringify(result.error)).toBeGreaterThanOrEqual(200);
+      expect(result.response.status, JSON.stringify(result.error)).toBeLessThan(300);
     } else {
-      const error = expectError(response, 403, 'NoAccessError');
+      const error = expectError(result, 403, 'NoAccessError');
       // Tokens that are not for the admin API are told so; users are told the permission they lack.
       if (!/(client|admin) token/.test(caller)) expect(error.message).toContain(op.permission);
     }
@@ -146,10 +135,9 @@ describe('the access matrix', () => {
 
 describe('a client token scoped to a project', () => {
   it('reads only the flags of its project on the client API', async () => {
-    await created(call(app, 'POST', '/api/admin/projects/default/features', { body: { name: unique('outside') } }));
-    const response = await call(app, 'GET', '/api/client/features', { token: callers['client token scoped to P']!.token });
-    expect(response.status).toBe(200);
-    const projects = new Set(response.json.features.map((feature: { project: string }) => feature.project));
+    await createFlag('default', unique('outside'));
+    const { features } = await ok(callers['client token scoped to P']!.GET('/api/client/features'), 200);
+    const projects = new Set(features.map((feature) => feature.project));
     expect([...projects]).toEqual([P]);
   });
 });
