@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { fixtures } from './support/fixtures.js';
+import { fixtures, flagPath } from './support/fixtures.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -9,33 +9,19 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
-const { newProject, createFlag } = fixtures(() => app, unique);
+const { newProject, createFlag, turnOn, turnOff, archiveFlag, flagOf } = fixtures(() => app, unique);
 
 const { latestEventId, eventsSince } = eventReader(() => app);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A fresh project and a flag in it. */
-async function newFlag(prefix = 'lc-flag') {
+async function flagInNewProject(prefix = 'lc-flag') {
   const project = await newProject();
   const name = unique(prefix);
   const result = await app.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId: project } }, body: { name } });
   expect(result.response.status, JSON.stringify(result.error)).toBe(201);
   return { project, name, created: result.data! };
-}
-
-async function enable(projectId: string, featureName: string, environment: string) {
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', {
-    params: { path: { projectId, featureName, environment } },
-  });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(200);
-}
-
-async function disable(projectId: string, featureName: string, environment: string) {
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/off', {
-    params: { path: { projectId, featureName, environment } },
-  });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(200);
 }
 
 async function lifecycle(projectId: string, featureName: string) {
@@ -50,6 +36,7 @@ async function stages(projectId: string, featureName: string) {
   return (await lifecycle(projectId, featureName)).map((s) => s.stage);
 }
 
+/** For bodies the types forbid. */
 function completeRaw(projectId: string, featureName: string, body: unknown, contentType?: string) {
   return call(app, 'POST', `/api/admin/projects/${projectId}/features/${featureName}/lifecycle/complete`, {
     body: body as object,
@@ -57,28 +44,22 @@ function completeRaw(projectId: string, featureName: string, body: unknown, cont
   });
 }
 
+/** POST …/lifecycle/complete; the typed answer. */
+const sendComplete = (projectId: string, featureName: string, body: { status: 'kept' | 'discarded'; statusValue?: string }) =>
+  app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/lifecycle/complete', { params: { path: flagPath(featureName, projectId) }, body });
+
 async function complete(projectId: string, featureName: string, body: { status: 'kept' | 'discarded'; statusValue?: string }) {
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/lifecycle/complete', {
-    params: { path: { projectId, featureName } },
-    body,
-  });
+  const result = await sendComplete(projectId, featureName, body);
   expect(result.response.status, JSON.stringify(result.error)).toBe(200);
 }
 
-function uncompleteRaw(projectId: string, featureName: string) {
-  return call(app, 'POST', `/api/admin/projects/${projectId}/features/${featureName}/lifecycle/uncomplete`);
-}
+/** POST …/lifecycle/uncomplete; the typed answer. */
+const sendUncomplete = (projectId: string, featureName: string) =>
+  app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/lifecycle/uncomplete', { params: { path: flagPath(featureName, projectId) } });
 
 async function uncomplete(projectId: string, featureName: string) {
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/lifecycle/uncomplete', {
-    params: { path: { projectId, featureName } },
-  });
+  const result = await sendUncomplete(projectId, featureName);
   expect(result.response.status, JSON.stringify(result.error)).toBe(200);
-}
-
-async function archiveFlag(projectId: string, featureName: string) {
-  const result = await app.admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: { projectId, featureName } } });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(202);
 }
 
 async function reviveFlag(featureName: string) {
@@ -92,12 +73,6 @@ async function deleteArchived(featureName: string) {
 }
 
 /** The search result for exactly that flag, from the active flags or (archived) the archive; undefined when absent. */
-async function flag(projectId: string, featureName: string) {
-  const result = await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: { projectId, featureName } } });
-  expect(result.response.status).toBe(200);
-  return result.data!;
-}
-
 async function searched(featureName: string, archived = false) {
   const result = await app.admin.GET('/api/admin/search/features', {
     params: { query: { query: featureName, ...(archived && { archived: 'IS:true' as const }), limit: '1000' } },
@@ -114,7 +89,7 @@ async function archivedList(projectId: string) {
 
 describe('lifecycle: stages entered by creating and enabling', () => {
   it('a new flag is in the initial stage, entered when it was created', async () => {
-    const { project, name, created } = await newFlag();
+    const { project, name, created } = await flagInNewProject();
     const read = await lifecycle(project, name);
     expect(read).toEqual([{ stage: 'initial', enteredStageAt: created.createdAt }]);
     const flag = await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: { projectId: project, featureName: name } } });
@@ -124,9 +99,9 @@ describe('lifecycle: stages entered by creating and enabling', () => {
   });
 
   it('enabling in development appends pre-live, then enabling in production appends live', async () => {
-    const { project, name } = await newFlag();
+    const { project, name } = await flagInNewProject();
     const beforeDev = Date.now();
-    await enable(project, name, 'development');
+    await turnOn(name, 'development', project);
     const afterDev = Date.now();
     const afterPreLive = await lifecycle(project, name);
     expect(afterPreLive.map((s) => s.stage)).toEqual(['initial', 'pre-live']);
@@ -135,7 +110,7 @@ describe('lifecycle: stages entered by creating and enabling', () => {
     expect(preLiveAt).toBeLessThanOrEqual(afterDev + 1000);
     expect((await searched(name))?.lifecycle?.stage).toBe('pre-live');
 
-    await enable(project, name, 'production');
+    await turnOn(name, 'production', project);
     const afterLive = await lifecycle(project, name);
     expect(afterLive.map((s) => s.stage)).toEqual(['initial', 'pre-live', 'live']);
     expect(afterLive.slice(0, 2)).toEqual(afterPreLive);
@@ -144,47 +119,49 @@ describe('lifecycle: stages entered by creating and enabling', () => {
   });
 
   it('enabling in production first goes straight to live; enabling in development afterwards adds nothing', async () => {
-    const { project, name } = await newFlag();
-    await enable(project, name, 'production');
+    const { project, name } = await flagInNewProject();
+    await turnOn(name, 'production', project);
     const live = await lifecycle(project, name);
     expect(live.map((s) => s.stage)).toEqual(['initial', 'live']);
-    await enable(project, name, 'development');
+    await turnOn(name, 'development', project);
     expect(await lifecycle(project, name)).toEqual(live);
     expect((await searched(name))?.lifecycle?.stage).toBe('live');
   });
 
   it('disabling does not move a flag back, and enabling again does not re-enter a stage', async () => {
-    const { project, name } = await newFlag();
-    await enable(project, name, 'development');
-    await enable(project, name, 'production');
+    const { project, name } = await flagInNewProject();
+    await turnOn(name, 'development', project);
+    await turnOn(name, 'production', project);
     const live = await lifecycle(project, name);
-    await disable(project, name, 'production');
-    await disable(project, name, 'development');
+    await turnOff(name, 'production', project);
+    await turnOff(name, 'development', project);
     expect(await lifecycle(project, name)).toEqual(live);
     expect((await searched(name))?.lifecycle?.stage).toBe('live');
-    await enable(project, name, 'production');
-    await enable(project, name, 'development');
+    await turnOn(name, 'production', project);
+    await turnOn(name, 'development', project);
     expect(await lifecycle(project, name)).toEqual(live);
   });
 
   it('an unknown flag, a flag of another project, an unknown project and an archived flag → 404', async () => {
-    const { project, name } = await newFlag();
+    const { project, name } = await flagInNewProject();
     const other = await newProject();
-    expectError(await call(app, 'GET', `/api/admin/projects/${project}/features/${unique('missing')}/lifecycle`), 404, 'NotFoundError');
-    expectError(await call(app, 'GET', `/api/admin/projects/${other}/features/${name}/lifecycle`), 404, 'NotFoundError');
-    expectError(await call(app, 'GET', `/api/admin/projects/${unique('no-project')}/features/${name}/lifecycle`), 404, 'NotFoundError');
+    const read = (projectId: string, featureName: string) =>
+      app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}/lifecycle', { params: { path: flagPath(featureName, projectId) } });
+    expectError(await read(project, unique('missing')), 404, 'NotFoundError');
+    expectError(await read(other, name), 404, 'NotFoundError');
+    expectError(await read(unique('no-project'), name), 404, 'NotFoundError');
     await archiveFlag(project, name);
-    expectError(await call(app, 'GET', `/api/admin/projects/${project}/features/${name}/lifecycle`), 404, 'NotFoundError');
+    expectError(await read(project, name), 404, 'NotFoundError');
   });
 });
 
 describe('lifecycle: complete', () => {
   it('completes with 200: completed is appended and feature-completed is recorded with the status', async () => {
-    const { project, name } = await newFlag();
-    await enable(project, name, 'production');
+    const { project, name } = await flagInNewProject();
+    await turnOn(name, 'production', project);
     const before = await latestEventId();
-    const response = await completeRaw(project, name, { status: 'kept', statusValue: 'variantA' });
-    expect(response.status).toBe(200);
+    const response = await sendComplete(project, name, { status: 'kept', statusValue: 'variantA' });
+    expect(response.response.status).toBe(200);
     const read = await lifecycle(project, name);
     expect(read.map((s) => s.stage)).toEqual(['initial', 'live', 'completed']);
     const events = await eventsSince(before);
@@ -195,7 +172,7 @@ describe('lifecycle: complete', () => {
   });
 
   it('the search result of a completed flag carries status and statusValue', async () => {
-    const { project, name } = await newFlag();
+    const { project, name } = await flagInNewProject();
     await complete(project, name, { status: 'kept', statusValue: 'variantA' });
     const read = await lifecycle(project, name);
     expect(read.map((s) => s.stage)).toEqual(['initial', 'completed']);
@@ -204,16 +181,16 @@ describe('lifecycle: complete', () => {
   });
 
   it("the flag's own read carries its current stage with status and statusValue", async () => {
-    const { project, name } = await newFlag();
+    const { project, name } = await flagInNewProject();
     await complete(project, name, { status: 'kept', statusValue: 'variantA' });
     const read = await lifecycle(project, name);
-    expect((await flag(project, name)).lifecycle).toEqual({ stage: 'completed', status: 'kept', statusValue: 'variantA', enteredStageAt: read[1]!.enteredStageAt });
+    expect((await flagOf(name, project)).lifecycle).toEqual({ stage: 'completed', status: 'kept', statusValue: 'variantA', enteredStageAt: read[1]!.enteredStageAt });
     await uncomplete(project, name);
-    expect((await flag(project, name)).lifecycle).toEqual({ stage: 'initial', enteredStageAt: read[0]!.enteredStageAt });
+    expect((await flagOf(name, project)).lifecycle).toEqual({ stage: 'initial', enteredStageAt: read[0]!.enteredStageAt });
   });
 
   it('a completion without statusValue carries only the status', async () => {
-    const { project, name } = await newFlag();
+    const { project, name } = await flagInNewProject();
     const before = await latestEventId();
     await complete(project, name, { status: 'discarded' });
     const events = await eventsSince(before);
@@ -225,7 +202,7 @@ describe('lifecycle: complete', () => {
   });
 
   it('completing again with the same body writes no event; with another status it writes one with the previous status as preData', async () => {
-    const { project, name } = await newFlag();
+    const { project, name } = await flagInNewProject();
     await complete(project, name, { status: 'kept', statusValue: 'variantA' });
     const completed = await lifecycle(project, name);
 
@@ -257,7 +234,7 @@ describe('lifecycle: complete', () => {
     ['a statusValue that is not a string', { status: 'kept', statusValue: 7 }],
     ['a body that is not an object', ['kept']],
   ])('refuses %s with 400 ValidationError and changes nothing', async (_case, body) => {
-    const { project, name } = await newFlag();
+    const { project, name } = await flagInNewProject();
     const before = await latestEventId();
     expectError(await completeRaw(project, name, body), 400, 'ValidationError');
     expect(await stages(project, name)).toEqual(['initial']);
@@ -265,14 +242,14 @@ describe('lifecycle: complete', () => {
   });
 
   it('refuses malformed JSON with 400', async () => {
-    const { project, name } = await newFlag();
+    const { project, name } = await flagInNewProject();
     const response = await completeRaw(project, name, '{"status": ');
     expect(response.status).toBe(400);
     expect(await stages(project, name)).toEqual(['initial']);
   });
 
   it.each(['text/plain', 'application/xml'])('refuses a %s body with 415 and changes nothing', async (contentType) => {
-    const { project, name } = await newFlag();
+    const { project, name } = await flagInNewProject();
     const before = await latestEventId();
     expectError(await completeRaw(project, name, JSON.stringify({ status: 'kept' }), contentType), 415, 'ContentTypeerror');
     expect(await stages(project, name)).toEqual(['initial']);
@@ -280,19 +257,19 @@ describe('lifecycle: complete', () => {
   });
 
   it('an unknown flag, a flag of another project, an unknown project and an archived flag → 404 with no event', async () => {
-    const { project, name } = await newFlag();
+    const { project, name } = await flagInNewProject();
     const other = await newProject();
     const before = await latestEventId();
-    const body = { status: 'kept' };
-    expectError(await completeRaw(project, unique('missing'), body), 404, 'NotFoundError');
-    expectError(await completeRaw(other, name, body), 404, 'NotFoundError');
-    expectError(await completeRaw(unique('no-project'), name, body), 404, 'NotFoundError');
+    const body = { status: 'kept' } as const;
+    expectError(await sendComplete(project, unique('missing'), body), 404, 'NotFoundError');
+    expectError(await sendComplete(other, name, body), 404, 'NotFoundError');
+    expectError(await sendComplete(unique('no-project'), name, body), 404, 'NotFoundError');
     expect(await eventsSince(before)).toEqual([]);
     expect(await stages(project, name)).toEqual(['initial']);
 
     await archiveFlag(project, name);
     const beforeArchived = await latestEventId();
-    expectError(await completeRaw(project, name, body), 404, 'NotFoundError');
+    expectError(await sendComplete(project, name, body), 404, 'NotFoundError');
     expect(await eventsSince(beforeArchived)).toEqual([]);
     expect((await searched(name, true))?.lifecycle?.stage).toBe('archived');
   });
@@ -300,16 +277,16 @@ describe('lifecycle: complete', () => {
 
 describe('lifecycle: uncomplete', () => {
   it('uncompletes with 200: completed is removed, the flag is back in its previous stage, feature-uncompleted is recorded', async () => {
-    const { project, name } = await newFlag();
-    await enable(project, name, 'development');
-    await enable(project, name, 'production');
+    const { project, name } = await flagInNewProject();
+    await turnOn(name, 'development', project);
+    await turnOn(name, 'production', project);
     const live = await lifecycle(project, name);
     await complete(project, name, { status: 'kept', statusValue: 'variantA' });
     expect(await stages(project, name)).toEqual(['initial', 'pre-live', 'live', 'completed']);
 
     const before = await latestEventId();
-    const response = await uncompleteRaw(project, name);
-    expect(response.status).toBe(200);
+    const response = await sendUncomplete(project, name);
+    expect(response.response.status).toBe(200);
     expect(await lifecycle(project, name)).toEqual(live);
     const found = await searched(name);
     expect(found?.lifecycle).toEqual({ stage: 'live', enteredStageAt: live[2]!.enteredStageAt });
@@ -319,17 +296,17 @@ describe('lifecycle: uncomplete', () => {
   });
 
   it('uncompleting a flag that is not completed answers 200 and writes no event', async () => {
-    const { project, name } = await newFlag();
-    await enable(project, name, 'development');
+    const { project, name } = await flagInNewProject();
+    await turnOn(name, 'development', project);
     const read = await lifecycle(project, name);
     const before = await latestEventId();
-    expect((await uncompleteRaw(project, name)).status).toBe(200);
+    expect((await sendUncomplete(project, name)).response.status).toBe(200);
     expect(await lifecycle(project, name)).toEqual(read);
     expect(await eventsSince(before)).toEqual([]);
   });
 
   it('uncompleting twice writes one event', async () => {
-    const { project, name } = await newFlag();
+    const { project, name } = await flagInNewProject();
     await complete(project, name, { status: 'discarded' });
     const before = await latestEventId();
     await uncomplete(project, name);
@@ -340,7 +317,7 @@ describe('lifecycle: uncomplete', () => {
   });
 
   it('a flag can be completed again after uncompleting, with the new status', async () => {
-    const { project, name } = await newFlag();
+    const { project, name } = await flagInNewProject();
     await complete(project, name, { status: 'kept', statusValue: 'variantA' });
     await uncomplete(project, name);
     const before = await latestEventId();
@@ -352,26 +329,26 @@ describe('lifecycle: uncomplete', () => {
   });
 
   it('an unknown flag, a flag of another project, an unknown project and an archived flag → 404', async () => {
-    const { project, name } = await newFlag();
+    const { project, name } = await flagInNewProject();
     const other = await newProject();
     await complete(project, name, { status: 'kept' });
     const before = await latestEventId();
-    expectError(await uncompleteRaw(project, unique('missing')), 404, 'NotFoundError');
-    expectError(await uncompleteRaw(other, name), 404, 'NotFoundError');
-    expectError(await uncompleteRaw(unique('no-project'), name), 404, 'NotFoundError');
+    expectError(await sendUncomplete(project, unique('missing')), 404, 'NotFoundError');
+    expectError(await sendUncomplete(other, name), 404, 'NotFoundError');
+    expectError(await sendUncomplete(unique('no-project'), name), 404, 'NotFoundError');
     expect(await eventsSince(before)).toEqual([]);
     expect(await stages(project, name)).toEqual(['initial', 'completed']);
     await archiveFlag(project, name);
     const beforeArchived = await latestEventId();
-    expectError(await uncompleteRaw(project, name), 404, 'NotFoundError');
+    expectError(await sendUncomplete(project, name), 404, 'NotFoundError');
     expect(await eventsSince(beforeArchived)).toEqual([]);
   });
 });
 
 describe('lifecycle: archive and revive', () => {
   it('archiving puts the flag in the archived stage, entered when it was archived; reviving restores the stage before', async () => {
-    const { project, name } = await newFlag();
-    await enable(project, name, 'development');
+    const { project, name } = await flagInNewProject();
+    await turnOn(name, 'development', project);
     const preLive = (await searched(name))!.lifecycle;
     expect(preLive?.stage).toBe('pre-live');
 
@@ -392,8 +369,8 @@ describe('lifecycle: archive and revive', () => {
   });
 
   it('a completed flag is archived and revived back to completed with its status', async () => {
-    const { project, name } = await newFlag();
-    await enable(project, name, 'production');
+    const { project, name } = await flagInNewProject();
+    await turnOn(name, 'production', project);
     await complete(project, name, { status: 'kept', statusValue: 'variantA' });
     const completed = (await searched(name))!.lifecycle;
     expect(completed).toMatchObject({ stage: 'completed', status: 'kept', statusValue: 'variantA' });
@@ -408,7 +385,7 @@ describe('lifecycle: archive and revive', () => {
   });
 
   it('a flag archived a second time is archived at the new time', async () => {
-    const { project, name } = await newFlag();
+    const { project, name } = await flagInNewProject();
     await archiveFlag(project, name);
     const first = (await searched(name, true))!;
     await reviveFlag(name);
