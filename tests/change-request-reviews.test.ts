@@ -1,10 +1,13 @@
 // Reviewing change requests: who may approve, reject, cancel and apply, which moves each state allows, and reading them.
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../client/index.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { approver, author, changeRequestCalls, environmentRequiring, requireChangeRequests } from './support/change-requests.js';
 import { eventReader, uniqueNames } from './support/events.js';
-import { fixtures } from './support/fixtures.js';
+import { fixtures, turnOnChange as turnOn } from './support/fixtures.js';
 import type { TestUser } from './support/users.js';
+
+type ChangeRequestState = components['schemas']['ChangeRequestState'];
 
 let app: TestApp;
 let reviewer: TestUser;
@@ -15,7 +18,6 @@ const { newFlag, newProject, flagEnvironment } = fixtures(() => app, unique);
 const events = eventReader(() => app);
 const { base, propose, moveTo, read, requestIn } = changeRequestCalls(() => app);
 
-const turnOn = (feature: string) => ({ feature, action: 'updateEnabled', payload: { enabled: true } });
 const STATES = ['Draft', 'In review', 'Approved', 'Applied', 'Rejected', 'Cancelled', 'Scheduled'];
 
 beforeAll(async () => {
@@ -212,23 +214,31 @@ describe('which request', () => {
   it('one of another project is 404', async () => {
     const other = await newProject('other');
     const request = await requestIn('Draft', turnOn(await newFlag('of-default')));
-    const elsewhere = `/api/admin/projects/${other}/change-requests/${request.id}`;
-    expectError(await call(app, 'GET', elsewhere), 404, 'NotFoundError');
-    expectError(await call(app, 'PUT', `${elsewhere}/state`, { body: { state: 'Cancelled' } }), 404, 'NotFoundError');
+    const elsewhere = { params: { path: { projectId: other, changeRequestId: request.id } } };
+    expectError(await app.admin.GET('/api/admin/projects/{projectId}/change-requests/{changeRequestId}', elsewhere), 404, 'NotFoundError');
+    expectError(
+      await app.admin.PUT('/api/admin/projects/{projectId}/change-requests/{changeRequestId}/state', { ...elsewhere, body: { state: 'Cancelled' } }),
+      404,
+      'NotFoundError',
+    );
     expect((await read(request.id)).state).toBe('Draft');
   });
 
   it('an unknown id is 404', async () => {
-    expectError(await call(app, 'GET', `${base}/change-requests/999999`), 404, 'NotFoundError');
+    const unknown = { params: { path: { projectId: 'default', changeRequestId: 999999 } } };
+    expectError(await app.admin.GET('/api/admin/projects/{projectId}/change-requests/{changeRequestId}', unknown), 404, 'NotFoundError');
     expectError(await moveTo(reviewer, 999999, 'Approved'), 404, 'NotFoundError');
   });
 });
 
 describe('listing', () => {
+  const list = (projectId: string, state?: ChangeRequestState) =>
+    app.admin.GET('/api/admin/projects/{projectId}/change-requests', { params: { path: { projectId }, query: state ? { state } : {} } });
+
   it('without a state lists every request of the project, newest first', async () => {
     const draft = await requestIn('Draft', turnOn(await newFlag('listed-draft')));
     const inReview = await requestIn('In review', turnOn(await newFlag('listed-review')));
-    const listed = (await call(app, 'GET', `${base}/change-requests`)).json as { id: number }[];
+    const listed = (await list('default')).data!;
     const ids = listed.map((r) => r.id);
     expect(ids).toEqual(expect.arrayContaining([draft.id, inReview.id]));
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
@@ -237,7 +247,7 @@ describe('listing', () => {
   it('with ?state= lists only the requests in that state', async () => {
     const draft = await requestIn('Draft', turnOn(await newFlag('filtered-draft')));
     const inReview = await requestIn('In review', turnOn(await newFlag('filtered-review')));
-    const listed = (await call(app, 'GET', `${base}/change-requests?state=${encodeURIComponent('In review')}`)).json as { id: number; state: string }[];
+    const listed = (await list('default', 'In review')).data!;
     expect(listed.map((r) => r.id)).toContain(inReview.id);
     expect(listed.map((r) => r.id)).not.toContain(draft.id);
     expect(new Set(listed.map((r) => r.state))).toEqual(new Set(['In review']));
@@ -250,7 +260,7 @@ describe('listing', () => {
   it("of another project leaves out this project's requests", async () => {
     const other = await newProject('quiet');
     await requestIn('Draft', turnOn(await newFlag('not-there')));
-    expect((await call(app, 'GET', `/api/admin/projects/${other}/change-requests`)).json).toEqual([]);
+    expect((await list(other)).data).toEqual([]);
   });
 });
 
