@@ -5,47 +5,48 @@
 // the PostgreSQL run).
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, type TestApp } from './support/app.js';
-import { expectAccessible, screenshot, signedInProfile } from './support/browser.js';
-import { adminJson, newApiToken, until } from './support/fixtures.js';
+import type { TestApp } from './support/app.js';
+import { expectAccessible, screenshot, signedIn } from './support/browser.js';
+import { uniqueNames } from './support/events.js';
+import { fixtures, flagPath, newApiToken, ok, until } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
-import { openDialog, save, visit } from './support/ui-dialogs.js';
+import { openDialog, row as rowOf, save, visit } from './support/ui-dialogs.js';
 import { createUser } from './support/users.js';
 
 let app: TestApp;
 let browser: Browser;
 let admin: Page;
 
-const signedIn = async (username: string) => (await signedInProfile(browser, app.url, username)).page;
+const { createFlag, archiveFlag } = fixtures(() => app, uniqueNames());
 
 let projects = 0;
 /** A fresh project holding the flags named, archived; answers its id. */
 async function projectWithArchived(...flags: string[]): Promise<string> {
   const project = `archive-${++projects}`;
-  await adminJson(app, 'POST', '/api/admin/projects', { id: project, name: `Archive ${projects}` });
+  await ok(app.admin.POST('/api/admin/projects', { body: { id: project, name: `Archive ${projects}` } }));
   for (const name of flags) {
-    await adminJson(app, 'POST', `/api/admin/projects/${project}/features`, { name });
-    await adminJson(app, 'DELETE', `/api/admin/projects/${project}/features/${name}`);
+    await createFlag(project, name);
+    await archiveFlag(project, name);
   }
   return project;
 }
 
 const openArchive = (page: Page, project: string) => visit(page, `/archive?project=${project}`, 'Archive');
 const table = (page: Page) => page.getByRole('table', { name: 'Archived flags' });
-const row = (page: Page, flag: string) => table(page).getByRole('row').filter({ has: page.getByText(flag, { exact: true }) });
+const row = (page: Page, flag: string) => rowOf(page, 'Archived flags', flag);
 
 /** The flag as the admin API has it: its `archived` and `archivedAt`, or the status when it is not there. */
 async function stored(project: string, flag: string) {
-  const archived = await adminJson(app, 'GET', `/api/admin/archive/features/${project}`);
-  if (archived.features.some((f: { name: string }) => f.name === flag)) return 'archived';
-  const active = await call(app, 'GET', `/api/admin/projects/${project}/features/${flag}`);
-  return active.status === 200 ? (active.json.archived ? 'archived' : 'active') : active.status;
+  const archived = await ok(app.admin.GET('/api/admin/archive/features/{projectId}', { params: { path: { projectId: project } } }));
+  if (archived.features.some((f) => f.name === flag)) return 'archived';
+  const active = await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: flagPath(flag, project) } });
+  return active.response.status === 200 ? (active.data!.archived ? 'archived' : 'active') : active.response.status;
 }
 
 beforeAll(async () => {
   ({ app, browser } = await startUiTest());
   await createUser(app, { username: 'ada', rootRole: 'Admin' });
-  admin = await signedIn('ada');
+  admin = await signedIn(browser, app, 'ada');
 }, 240_000);
 
 describe('an admin handles the archive in the browser', () => {
@@ -65,7 +66,7 @@ describe('an admin handles the archive in the browser', () => {
   it('revives an archived flag, which the API shows active and the client API serves again', async () => {
     const project = await projectWithArchived('revived-one');
     const clientToken = await newApiToken(app, { type: 'client', environment: 'development', projects: [project] });
-    const served = async () => ((await call(app, 'GET', '/api/client/features', { token: clientToken })).json.features as { name: string }[]).map((f) => f.name);
+    const served = async () => (await ok(app.clientWith(clientToken).GET('/api/client/features'))).features.map((f) => f.name);
     expect(await served()).not.toContain('revived-one');
     await openArchive(admin, project);
     await row(admin, 'revived-one').getByRole('button', { name: 'Revive revived-one' }).click();
@@ -86,7 +87,7 @@ describe('an admin handles the archive in the browser', () => {
     await save(dialog, 'Delete for good');
     await row(admin, 'doomed-flag').waitFor({ state: 'detached' });
     expect(await stored(project, 'doomed-flag')).toBe(404);
-    expect((await call(app, 'DELETE', '/api/admin/archive/doomed-flag')).status).toBe(404);
+    expect((await app.admin.DELETE('/api/admin/archive/{featureName}', { params: { path: { featureName: 'doomed-flag' } } })).response.status).toBe(404);
     expect(await stored(project, 'kept-flag')).toBe('archived');
   });
 
@@ -134,7 +135,7 @@ describe('an admin handles the archive in the browser', () => {
   it("shows the service's message when a flag was revived elsewhere meanwhile, and keeps it out of the list", async () => {
     const project = await projectWithArchived('raced-flag');
     await openArchive(admin, project);
-    await adminJson(app, 'POST', '/api/admin/archive/revive/raced-flag');
+    await ok(app.admin.POST('/api/admin/archive/revive/{featureName}', { params: { path: { featureName: 'raced-flag' } } }));
     await row(admin, 'raced-flag').getByRole('button', { name: 'Revive raced-flag' }).click();
     await admin.getByText('The flag "raced-flag" is not archived.').waitFor();
     await row(admin, 'raced-flag').waitFor({ state: 'detached' });
@@ -143,7 +144,7 @@ describe('an admin handles the archive in the browser', () => {
 
   it('links the archive from the confirmation of archiving a flag, which still lands on the flag list', async () => {
     const project = await projectWithArchived();
-    await adminJson(app, 'POST', `/api/admin/projects/${project}/features`, { name: 'to-archive' });
+    await createFlag(project, 'to-archive');
     await visit(admin, `/projects/${project}/features/to-archive`, 'to-archive');
     const dialog = await openDialog(admin, 'Archive', 'Archive to-archive?');
     expect(await dialog.getByRole('link', { name: 'archive' }).getAttribute('href')).toBe(`/archive?project=${project}`);
@@ -158,7 +159,7 @@ describe('what a user may not change is not offered', () => {
   it('shows a Viewer the archive without any Revive, Delete or selection control', async () => {
     const project = await projectWithArchived('viewed-archived');
     await createUser(app, { username: 'vic', rootRole: 'Viewer' });
-    const viewer = await signedIn('vic');
+    const viewer = await signedIn(browser, app, 'vic');
     await openArchive(viewer, project);
     await row(viewer, 'viewed-archived').waitFor();
     expect(await viewer.getByRole('main').getByRole('button', { name: /Revive|Delete/ }).count()).toBe(0);

@@ -3,15 +3,21 @@
 // commented on, one change edited and one discarded, then sent to review; two approvers approve it, one schedules
 // it and then applies it now; a Viewer sees the configuration without its controls. Each step is read back through
 // the API. Runs on PGlite only (vitest.config.ts excludes tests/ui-*.test.ts from the PostgreSQL run).
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../generated/api.js';
 import type { TestApp } from './support/app.js';
-import { expectAccessible, screenshot, signedInProfile } from './support/browser.js';
-import { approver, asUserJson, author } from './support/change-requests.js';
-import { adminJson, until } from './support/fixtures.js';
+import { expectAccessible, screenshot, signedIn } from './support/browser.js';
+import { approver, author } from './support/change-requests.js';
+import { uniqueNames } from './support/events.js';
+import { fixtures, ok, until } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
 import { loaded, openDialog, save, visit } from './support/ui-dialogs.js';
-import { createUser, type TestUser } from './support/users.js';
+import { clientAs, createUser, type TestUser } from './support/users.js';
+
+type ChangeRequest = components['schemas']['ChangeRequest'];
+type ChangeRequestChanges = components['schemas']['ChangeRequestChangesInput'];
+type ChangeRequestStateUpdate = components['schemas']['UpdateChangeRequestState'];
 
 let app: TestApp;
 let browser: Browser;
@@ -21,10 +27,16 @@ let editorPage: Page;
 let approvers: { user: TestUser; page: Page }[];
 let id: number;
 
-const base = '/api/admin/projects/default';
-const signedIn = async (username: string) => (await signedInProfile(browser, app.url, username)).page;
-const read = (): Promise<any> => adminJson(app, 'GET', `${base}/change-requests/${id}`);
-const changesOf = (request: any) => request.features.flatMap((f: any) => f.changes.map((c: any) => ({ feature: f.name, action: c.action, payload: c.payload })));
+const projectId = 'default';
+const { createFlag, flagEnvironment, archiveFlag } = fixtures(() => app, uniqueNames());
+/** The change request as the admin reads it. */
+const requestOf = (changeRequestId: number) =>
+  ok(app.admin.GET('/api/admin/projects/{projectId}/change-requests/{changeRequestId}', { params: { path: { projectId, changeRequestId } } }));
+const read = () => requestOf(id);
+const changesOf = (request: ChangeRequest) => request.features.flatMap((f) => f.changes.map((c) => ({ feature: f.name, action: c.action, payload: c.payload })));
+/** Proposes the changes in production as the user; answers the draft. */
+const propose = (user: TestUser, body: ChangeRequestChanges) =>
+  ok(clientAs(app, user).POST('/api/admin/projects/{projectId}/environments/{environment}/change-requests', { params: { path: { projectId, environment: 'production' } }, body }));
 
 /** Loads the change requests page afresh. */
 const visitRequests = (page: Page) => visit(page, '/change-requests', 'Change requests');
@@ -35,8 +47,8 @@ const card = (page: Page) => page.getByRole('article', { name: `Change request $
 beforeAll(async () => {
   ({ app, browser } = await startUiTest());
   await createUser(app, { username: 'alice', rootRole: 'Admin' });
-  await adminJson(app, 'POST', `${base}/features`, { name: 'checkout' });
-  admin = await signedIn('alice');
+  await createFlag(projectId, 'checkout');
+  admin = await signedIn(browser, app, 'alice');
 }, 240_000);
 
 describe('an admin configures change requests', () => {
@@ -49,21 +61,21 @@ describe('an admin configures change requests', () => {
     await expectAccessible(admin, 'the change request configuration dialog');
     await save(dialog, 'Save');
     await table.getByRole('row', { name: /production/ }).getByText('Required', { exact: true }).waitFor();
-    const config = await adminJson(app, 'GET', `${base}/change-requests/config`);
-    expect(config.find((e: { environment: string }) => e.environment === 'production')).toMatchObject({ changeRequestEnabled: true, requiredApprovals: 2 });
-    expect(config.find((e: { environment: string }) => e.environment === 'development')).toMatchObject({ changeRequestEnabled: false });
+    const config = await ok(app.admin.GET('/api/admin/projects/{projectId}/change-requests/config', { params: { path: { projectId } } }));
+    expect(config.find((e) => e.environment === 'production')).toMatchObject({ changeRequestEnabled: true, requiredApprovals: 2 });
+    expect(config.find((e) => e.environment === 'development')).toMatchObject({ changeRequestEnabled: false });
   });
 });
 
 describe("the author works on their draft in the browser", () => {
   beforeAll(async () => {
     editor = await author(app);
-    const draft = await asUserJson(app, editor, 'POST', `${base}/environments/production/change-requests`, [
+    const draft = await propose(editor, [
       { feature: 'checkout', action: 'updateEnabled', payload: { enabled: false } },
       { feature: 'checkout', action: 'addStrategy', payload: { name: 'default' } },
     ]);
     id = draft.id;
-    editorPage = await signedIn(editor.email);
+    editorPage = await signedIn(browser, app, editor.email);
   }, 60_000);
 
   it('renames the draft', async () => {
@@ -84,7 +96,7 @@ describe("the author works on their draft in the browser", () => {
   });
 
   it("edits a change's payload, refusing text that is not JSON before sending it", async () => {
-    const change = (await read()).features[0].changes.find((c: { action: string }) => c.action === 'updateEnabled');
+    const change = (await read()).features[0]!.changes.find((c) => c.action === 'updateEnabled')!;
     const name = `Edit change ${change.id} (updateEnabled of checkout)`;
     const dialog = await openDialog(editorPage, name, name, card(editorPage));
     const payload = dialog.getByRole('textbox', { name: 'Payload (JSON)' });
@@ -100,7 +112,7 @@ describe("the author works on their draft in the browser", () => {
   });
 
   it('discards one change', async () => {
-    const change = (await read()).features[0].changes.find((c: { action: string }) => c.action === 'addStrategy');
+    const change = (await read()).features[0]!.changes.find((c) => c.action === 'addStrategy')!;
     const group = card(editorPage).getByRole('group', { name: `Change ${change.id}: addStrategy` });
     const dialog = await openDialog(editorPage, 'Discard', `Discard change ${change.id} (addStrategy of checkout)?`, group);
     await save(dialog, 'Discard');
@@ -123,7 +135,7 @@ describe("the author works on their draft in the browser", () => {
 describe('approvers review, schedule and apply it', () => {
   beforeAll(async () => {
     const users = [await approver(app, 'default', 'production'), await approver(app, 'default', 'production')];
-    approvers = await Promise.all(users.map(async (user) => ({ user, page: await signedIn(user.email) })));
+    approvers = await Promise.all(users.map(async (user) => ({ user, page: await signedIn(browser, app, user.email) })));
   }, 60_000);
 
   it('needs both approvals: after the first it stays in review, after the second it is approved', async () => {
@@ -132,7 +144,7 @@ describe('approvers review, schedule and apply it', () => {
       await card(page).getByRole('button', { name: 'Approve', exact: true }).click();
       await card(page).getByText(`Approved by ${user.email}`).waitFor();
       const request = await read();
-      expect(request.approvals.map((a: { createdBy: { id: number } }) => a.createdBy.id)).toEqual(approvers.slice(0, i + 1).map((a) => a.user.id));
+      expect(request.approvals.map((a) => a.createdBy.id)).toEqual(approvers.slice(0, i + 1).map((a) => a.user.id));
       expect(request.state).toBe(i === 0 ? 'In review' : 'Approved');
     }
     await card(approvers[1]!.page).getByRole('button', { name: 'Apply', exact: true }).waitFor();
@@ -162,33 +174,33 @@ describe('approvers review, schedule and apply it', () => {
     await card(page).getByRole('button', { name: 'Apply now' }).click();
     await card(page).getByText('Applied', { exact: true }).waitFor();
     expect((await read()).state).toBe('Applied');
-    const flag = await adminJson(app, 'GET', `${base}/features/checkout`);
-    expect(flag.environments.find((e: { name: string }) => e.name === 'production')).toMatchObject({ enabled: true });
+    expect(await flagEnvironment('checkout', 'production')).toMatchObject({ enabled: true });
   });
 
   it('shows why a schedule was suspended', async () => {
-    await adminJson(app, 'POST', `${base}/features`, { name: 'legacy' });
-    const draft = await asUserJson(app, editor, 'POST', `${base}/environments/production/change-requests`, { feature: 'legacy', action: 'updateEnabled', payload: { enabled: true } });
-    const state = (user: TestUser, body: object) => asUserJson(app, user, 'PUT', `${base}/change-requests/${draft.id}/state`, body);
+    await createFlag(projectId, 'legacy');
+    const draft = await propose(editor, { feature: 'legacy', action: 'updateEnabled', payload: { enabled: true } });
+    const state = (user: TestUser, body: ChangeRequestStateUpdate) =>
+      ok(clientAs(app, user).PUT('/api/admin/projects/{projectId}/change-requests/{changeRequestId}/state', { params: { path: { projectId, changeRequestId: draft.id } }, body }));
     await state(editor, { state: 'In review' });
     for (const { user } of approvers) await state(user, { state: 'Approved' });
     await state(approvers[0]!.user, { state: 'Scheduled', scheduledAt: new Date(Date.now() + 1500).toISOString() });
     // Archived before its time: when due, the service suspends the schedule instead of applying it.
-    await adminJson(app, 'DELETE', `${base}/features/legacy`);
-    const suspended = await until('the schedule to be suspended', () => adminJson(app, 'GET', `${base}/change-requests/${draft.id}`), (r) => r.schedule?.status !== 'pending', 10_000);
+    await archiveFlag(projectId, 'legacy');
+    const suspended = await until('the schedule to be suspended', () => requestOf(draft.id), (r) => r.schedule?.status !== 'pending', 10_000);
     expect(suspended).toMatchObject({ state: 'Scheduled', schedule: { status: 'suspended' } });
     const { page } = approvers[0]!;
     await visitRequests(page);
     const alert = page.getByRole('article', { name: `Change request ${draft.id}` }).getByRole('alert');
     await alert.getByText(/is suspended$/).waitFor();
-    await alert.getByText(suspended.schedule.reason).waitFor();
+    await alert.getByText(suspended.schedule!.reason!).waitFor();
   });
 });
 
 describe('a Viewer', () => {
   it('sees the configuration and the requests, without controls to change them but the comment box', async () => {
     await createUser(app, { username: 'vera', rootRole: 'Viewer' });
-    const page = await signedIn('vera');
+    const page = await signedIn(browser, app, 'vera');
     await visitRequests(page);
     const table = page.getByRole('table', { name: 'Change request configuration of default' });
     await table.getByRole('row', { name: /production/ }).getByText('Required', { exact: true }).waitFor();

@@ -3,21 +3,18 @@
 // read back through the API; a change the service refuses says why and leaves the dialog open; axe-core on every
 // edit dialog; a Viewer is offered no Edit button. Runs on PGlite only (vitest.config.ts excludes tests/ui-*.test.ts
 // from the PostgreSQL run).
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './support/app.js';
-import { expectAccessible, screenshot, signedInProfile } from './support/browser.js';
-import { adminJson } from './support/fixtures.js';
+import { expectAccessible, screenshot, signedIn } from './support/browser.js';
+import { ok } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
-import { openDialog, save, visit } from './support/ui-dialogs.js';
-import { createUser as createUserOf } from './support/users.js';
+import { openDialog, pick, save, textbox, visit } from './support/ui-dialogs.js';
+import { createUser } from './support/users.js';
 
 let app: TestApp;
 let browser: Browser;
 let admin: Page;
-
-const createUser = (fields: { username: string; rootRole: string; name?: string }) => createUserOf(app, fields);
-const signedIn = async (username: string) => (await signedInProfile(browser, app.url, username)).page;
 
 /** The list pages with Edit buttons, by path and heading. */
 const PAGES = [
@@ -29,23 +26,15 @@ const PAGES = [
   ['/tag-types', 'Tag types'],
 ] as const;
 
-/** Opens a Select or MultiSelect of the dialog and clicks one of its options. */
-async function pick(dialog: Locator, field: string, option: string) {
-  await dialog.getByRole('combobox', { name: field, exact: true }).click();
-  await admin.getByRole('option', { name: option, exact: true }).click();
-}
-
-const textbox = (within: Locator, name: string) => within.getByRole('textbox', { name, exact: true });
-
 beforeAll(async () => {
   ({ app, browser } = await startUiTest());
-  await createUser({ username: 'alice', rootRole: 'Admin' });
-  admin = await signedIn('alice');
+  await createUser(app, { username: 'alice', rootRole: 'Admin' });
+  admin = await signedIn(browser, app, 'alice');
 }, 240_000);
 
 describe('an admin edits the admin lists in the browser', () => {
   it("changes a project's name, description, mode and default stickiness, keeping its id", async () => {
-    await adminJson(app, 'POST', '/api/admin/projects', { id: 'payments', name: 'Payments' });
+    await ok(app.admin.POST('/api/admin/projects', { body: { id: 'payments', name: 'Payments' } }));
     await visit(admin, '/projects', 'Projects');
     const dialog = await openDialog(admin, 'Edit Payments', 'Edit project Payments');
     expect(await textbox(dialog, 'Id').getAttribute('readonly')).not.toBeNull();
@@ -58,7 +47,7 @@ describe('an admin edits the admin lists in the browser', () => {
     await screenshot(admin, 'edit-project');
     await save(dialog, 'Save project');
     await admin.getByRole('table', { name: 'Projects' }).getByText('Payments and billing').waitFor();
-    expect(await adminJson(app, 'GET', '/api/admin/projects/payments')).toMatchObject({
+    expect(await ok(app.admin.GET('/api/admin/projects/{projectId}', { params: { path: { projectId: 'payments' } } }))).toMatchObject({
       id: 'payments',
       name: 'Payments and billing',
       description: 'Flags of the payment flows',
@@ -68,7 +57,7 @@ describe('an admin edits the admin lists in the browser', () => {
   });
 
   it("changes an environment's type and sort order, keeping its name", async () => {
-    await adminJson(app, 'POST', '/api/admin/environments', { name: 'staging', type: 'test' });
+    await ok(app.admin.POST('/api/admin/environments', { body: { name: 'staging', type: 'test' } }));
     await visit(admin, '/environments', 'Environments');
     const dialog = await openDialog(admin, 'Edit staging', 'Edit environment staging');
     expect(await textbox(dialog, 'Name').getAttribute('readonly')).not.toBeNull();
@@ -78,15 +67,15 @@ describe('an admin edits the admin lists in the browser', () => {
     await expectAccessible(admin, 'the edit environment dialog');
     await save(dialog, 'Save environment');
     await admin.getByRole('table', { name: 'Environments' }).getByText('preproduction').waitFor();
-    expect(await adminJson(app, 'GET', '/api/admin/environments/staging')).toMatchObject({ name: 'staging', type: 'preproduction', sortOrder: 5 });
+    expect(await ok(app.admin.GET('/api/admin/environments/{environment}', { params: { path: { environment: 'staging' } } }))).toMatchObject({ name: 'staging', type: 'preproduction', sortOrder: 5 });
   });
 
   it("renames a group, gives it a root role, and replaces a member with another", async () => {
-    const gina = await createUser({ username: 'gina', rootRole: 'Viewer', name: 'Gina Berg' });
-    const hal = await createUser({ username: 'hal', rootRole: 'Viewer', name: 'Hal Moe' });
-    const group = await adminJson(app, 'POST', '/api/admin/groups', { name: 'checkout', mappingsSSO: ['sso-checkout'], users: [{ user: { id: gina } }] });
-    const { rootRoles } = await adminJson(app, 'GET', '/api/admin/user-admin');
-    const editor = rootRoles.find((r: { name: string }) => r.name === 'Editor');
+    const gina = await createUser(app, { username: 'gina', rootRole: 'Viewer', name: 'Gina Berg' });
+    const hal = await createUser(app, { username: 'hal', rootRole: 'Viewer', name: 'Hal Moe' });
+    const group = await ok(app.admin.POST('/api/admin/groups', { body: { name: 'checkout', mappingsSSO: ['sso-checkout'], users: [{ user: { id: gina } }] } }));
+    const { rootRoles } = await ok(app.admin.GET('/api/admin/user-admin'));
+    const editor = rootRoles.find((r) => r.name === 'Editor')!;
     await visit(admin, '/groups', 'Groups');
     const dialog = await openDialog(admin, 'Edit checkout', 'Edit group checkout');
     await dialog.getByText('Gina Berg').waitFor();
@@ -100,13 +89,13 @@ describe('an admin edits the admin lists in the browser', () => {
     await expectAccessible(admin, 'the edit group dialog');
     await save(dialog, 'Save group');
     await admin.getByRole('table', { name: 'Groups' }).getByText('checkout-team').waitFor();
-    const stored = await adminJson(app, 'GET', `/api/admin/groups/${group.id}`);
+    const stored = await ok(app.admin.GET('/api/admin/groups/{groupId}', { params: { path: { groupId: group.id } } }));
     expect(stored).toMatchObject({ name: 'checkout-team', description: 'Checkout and payments', rootRole: editor.id, mappingsSSO: ['sso-checkout'] });
-    expect(stored.users.map((m: { user: { id: number } }) => m.user.id)).toEqual([hal]);
+    expect(stored.users.map((m) => m.user.id)).toEqual([hal]);
   });
 
   it("changes a custom role's name, description and permissions, an environment's one among them", async () => {
-    const role = await adminJson(app, 'POST', '/api/admin/roles', { name: 'Flag editor', type: 'custom', permissions: [{ name: 'UPDATE_FEATURE' }] });
+    const role = await ok(app.admin.POST('/api/admin/roles', { body: { name: 'Flag editor', type: 'custom', permissions: [{ name: 'UPDATE_FEATURE' }] } }));
     await visit(admin, '/roles', 'Roles');
     expect(await admin.getByRole('button', { name: 'Edit Admin', exact: true }).count(), 'a built-in role').toBe(0);
     const dialog = await openDialog(admin, 'Edit Flag editor', 'Edit role Flag editor');
@@ -123,9 +112,9 @@ describe('an admin edits the admin lists in the browser', () => {
     await screenshot(admin, 'edit-role');
     await save(dialog, 'Save role');
     await admin.getByRole('table', { name: 'Roles' }).getByText('Flag maker').waitFor();
-    const stored = await adminJson(app, 'GET', `/api/admin/roles/${role.id}`);
+    const stored = await ok(app.admin.GET('/api/admin/roles/{roleId}', { params: { path: { roleId: role.id } } }));
     expect(stored).toMatchObject({ name: 'Flag maker', description: 'Creates and edits flags', type: 'custom' });
-    expect(stored.permissions.map((p: { name: string; environment?: string }) => [p.name, p.environment])).toEqual([
+    expect(stored.permissions.map((p) => [p.name, p.environment])).toEqual([
       ['CREATE_FEATURE', undefined],
       ['UPDATE_FEATURE', undefined],
       ['UPDATE_FEATURE_ENVIRONMENT', 'development'],
@@ -133,7 +122,7 @@ describe('an admin edits the admin lists in the browser', () => {
   });
 
   it("changes a custom strategy's title, description and parameters, and offers no Edit for built-in ones", async () => {
-    await adminJson(app, 'POST', '/api/admin/strategies', { name: 'tenantIds', parameters: [{ name: 'tenants', type: 'list' }] });
+    await ok(app.admin.POST('/api/admin/strategies', { body: { name: 'tenantIds', parameters: [{ name: 'tenants', type: 'list' }] } }));
     await visit(admin, '/strategies', 'Strategies');
     expect(await admin.getByRole('button', { name: 'Edit flexibleRollout', exact: true }).count(), 'a built-in strategy').toBe(0);
     const dialog = await openDialog(admin, 'Edit tenantIds', 'Edit strategy tenantIds');
@@ -151,7 +140,7 @@ describe('an admin edits the admin lists in the browser', () => {
     await screenshot(admin, 'edit-strategy');
     await save(dialog, 'Save strategy');
     await admin.getByRole('table', { name: 'Strategies' }).getByText('region (string)').waitFor();
-    expect(await adminJson(app, 'GET', '/api/admin/strategies/tenantIds')).toMatchObject({
+    expect(await ok(app.admin.GET('/api/admin/strategies/{strategyName}', { params: { path: { strategyName: 'tenantIds' } } }))).toMatchObject({
       name: 'tenantIds',
       title: 'Tenants',
       description: 'On for the tenants listed, by id',
@@ -163,7 +152,7 @@ describe('an admin edits the admin lists in the browser', () => {
   });
 
   it("changes a tag type's description, icon and colour, keeping its name", async () => {
-    await adminJson(app, 'POST', '/api/admin/tag-types', { name: 'team', description: 'Owner' });
+    await ok(app.admin.POST('/api/admin/tag-types', { body: { name: 'team', description: 'Owner' } }));
     await visit(admin, '/tag-types', 'Tag types');
     const dialog = await openDialog(admin, 'Edit team', 'Edit tag type team');
     expect(await textbox(dialog, 'Name').getAttribute('readonly')).not.toBeNull();
@@ -175,13 +164,13 @@ describe('an admin edits the admin lists in the browser', () => {
     await expectAccessible(admin, 'the edit tag type dialog');
     await save(dialog, 'Save tag type');
     await admin.getByRole('table', { name: 'Tag types' }).getByText('The team that owns the flag').waitFor();
-    const { tagType } = await adminJson(app, 'GET', '/api/admin/tag-types/team');
+    const { tagType } = await ok(app.admin.GET('/api/admin/tag-types/{typeName}', { params: { path: { typeName: 'team' } } }));
     expect(tagType).toMatchObject({ name: 'team', description: 'The team that owns the flag', icon: 'people' });
-    expect(tagType.color.toUpperCase()).toBe('#E8710A');
+    expect(tagType.color?.toUpperCase()).toBe('#E8710A');
   });
 
   it("shows the service's message when a group is renamed to another group's name, and keeps the dialog open", async () => {
-    await adminJson(app, 'POST', '/api/admin/groups', { name: 'platform' });
+    await ok(app.admin.POST('/api/admin/groups', { body: { name: 'platform' } }));
     await visit(admin, '/groups', 'Groups');
     const dialog = await openDialog(admin, 'Edit checkout-team', 'Edit group checkout-team');
     await textbox(dialog, 'Name').fill('Platform');
@@ -189,7 +178,7 @@ describe('an admin edits the admin lists in the browser', () => {
     await admin.getByText('A group named "platform" already exists.').waitFor();
     expect(await dialog.isVisible()).toBe(true);
     expect(await textbox(dialog, 'Name').inputValue()).toBe('Platform');
-    const names = (await adminJson(app, 'GET', '/api/admin/groups')).groups.map((g: { name: string }) => g.name);
+    const names = (await ok(app.admin.GET('/api/admin/groups'))).groups.map((g) => g.name);
     expect(names).toEqual(['checkout-team', 'platform']);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -198,8 +187,8 @@ describe('an admin edits the admin lists in the browser', () => {
 
 describe('what a user may not change is not offered', () => {
   it('shows a Viewer projects, environments, groups, roles, strategies and tag types without Edit buttons', async () => {
-    await createUser({ username: 'victor', rootRole: 'Viewer' });
-    const page = await signedIn('victor');
+    await createUser(app, { username: 'victor', rootRole: 'Viewer' });
+    const page = await signedIn(browser, app, 'victor');
     for (const [path, heading] of PAGES) {
       await visit(page, path, heading);
       await page.getByRole('table', { name: heading }).waitFor();

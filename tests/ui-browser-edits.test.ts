@@ -2,36 +2,33 @@
 // field and a user changed through their Edit dialogs (and a user's password set), each change read back through
 // the API; a change the service refuses says why and leaves the dialog open; axe-core on every edit dialog.
 // Runs on PGlite only (vitest.config.ts excludes tests/ui-*.test.ts from the PostgreSQL run).
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, type TestApp } from './support/app.js';
-import { expectAccessible, screenshot, signedInProfile } from './support/browser.js';
-import { adminJson } from './support/fixtures.js';
+import type { TestApp } from './support/app.js';
+import { expectAccessible, screenshot, signedIn, signedInThroughForm } from './support/browser.js';
+import { ok } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
-import { openDialog, save, visit } from './support/ui-dialogs.js';
-import { createUser as createUserOf, USER_PASSWORD } from './support/users.js';
+import { openDialog, save, textbox, visit } from './support/ui-dialogs.js';
+import { createUser, login, USER_PASSWORD } from './support/users.js';
 
 let app: TestApp;
 let browser: Browser;
 let admin: Page;
 
-const createUser = (fields: { username: string; rootRole: string; name?: string }) => createUserOf(app, fields);
-const signedIn = async (username: string, password?: string) => (await signedInProfile(browser, app.url, username, password)).page;
-
 beforeAll(async () => {
   ({ app, browser } = await startUiTest());
-  await createUser({ username: 'alice', rootRole: 'Admin' });
-  admin = await signedIn('alice');
+  await createUser(app, { username: 'alice', rootRole: 'Admin' });
+  admin = await signedIn(browser, app, 'alice');
 }, 240_000);
 
 describe('an admin edits in the browser', () => {
   it('renames a segment and adds a constraint to it, and the service stores both', async () => {
-    const segment = await adminJson(app, 'POST', '/api/admin/segments', { name: 'beta-testers', constraints: [{ contextName: 'userId', operator: 'IN', values: ['a'] }] });
+    const segment = await ok(app.admin.POST('/api/admin/segments', { body: { name: 'beta-testers', constraints: [{ contextName: 'userId', operator: 'IN', values: ['a'] }] } }));
     await visit(admin, '/segments', 'Segments');
     const dialog = await openDialog(admin, 'Edit beta-testers', 'Edit segment beta-testers');
-    expect(await dialog.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).toBe('beta-testers');
+    expect(await textbox(dialog, 'Name').inputValue()).toBe('beta-testers');
     await dialog.getByRole('group', { name: 'Constraint 1' }).getByText('a', { exact: true }).waitFor();
-    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('beta-users');
+    await textbox(dialog, 'Name').fill('beta-users');
     await dialog.getByRole('textbox', { name: 'Description' }).fill('Users who joined the beta');
     await dialog.getByRole('button', { name: 'Add constraint' }).click();
     const added = dialog.getByRole('group', { name: 'Constraint 2' });
@@ -43,7 +40,7 @@ describe('an admin edits in the browser', () => {
     await screenshot(admin, 'edit-segment');
     await save(dialog, 'Save segment');
     await admin.getByRole('table', { name: 'Segments' }).getByText('appName is one of web').waitFor();
-    expect(await adminJson(app, 'GET', `/api/admin/segments/${segment.id}`)).toMatchObject({
+    expect(await ok(app.admin.GET('/api/admin/segments/{segmentId}', { params: { path: { segmentId: segment.id } } }))).toMatchObject({
       name: 'beta-users',
       description: 'Users who joined the beta',
       project: null,
@@ -55,38 +52,35 @@ describe('an admin edits in the browser', () => {
   });
 
   it("shows the service's message when a segment is renamed to another segment's name, and keeps the dialog open", async () => {
-    await adminJson(app, 'POST', '/api/admin/segments', { name: 'internal', constraints: [] });
+    await ok(app.admin.POST('/api/admin/segments', { body: { name: 'internal', constraints: [] } }));
     await visit(admin, '/segments', 'Segments');
     const dialog = await openDialog(admin, 'Edit beta-users', 'Edit segment beta-users');
-    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('internal');
+    await textbox(dialog, 'Name').fill('internal');
     await dialog.getByRole('button', { name: 'Save segment' }).click();
     await admin.getByText('A segment named "internal" already exists.').waitFor();
     expect(await dialog.isVisible()).toBe(true);
-    expect(await dialog.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).toBe('internal');
-    const names = (await adminJson(app, 'GET', '/api/admin/segments')).segments.map((s: { name: string }) => s.name);
+    expect(await textbox(dialog, 'Name').inputValue()).toBe('internal');
+    const names = (await ok(app.admin.GET('/api/admin/segments'))).segments.map((s) => s.name);
     expect(names).toEqual(['beta-users', 'internal']);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
   });
 
   it("changes a context field's description and legal values, adding one and removing one", async () => {
-    await adminJson(app, 'POST', '/api/admin/context', {
-      name: 'country',
-      legalValues: [{ value: 'NO', description: 'Norway' }, { value: 'SE' }],
-    });
+    await ok(app.admin.POST('/api/admin/context', { body: { name: 'country', legalValues: [{ value: 'NO', description: 'Norway' }, { value: 'SE' }] } }));
     await visit(admin, '/context-fields', 'Context fields');
     const dialog = await openDialog(admin, 'Edit country', 'Edit context field country');
-    expect(await dialog.getByRole('textbox', { name: 'Name', exact: true }).getAttribute('readonly')).not.toBeNull();
+    expect(await textbox(dialog, 'Name').getAttribute('readonly')).not.toBeNull();
     expect(await dialog.getByRole('textbox', { name: 'Description of legal value 1' }).inputValue()).toBe('Norway');
-    await dialog.getByRole('textbox', { name: 'Description', exact: true }).fill("The user's country");
+    await textbox(dialog, 'Description').fill("The user's country");
     await dialog.getByRole('button', { name: 'Remove legal value SE' }).click();
     await dialog.getByRole('button', { name: 'Add legal value' }).click();
-    await dialog.getByRole('textbox', { name: 'Legal value 2', exact: true }).fill('DK');
+    await textbox(dialog, 'Legal value 2').fill('DK');
     await dialog.getByRole('textbox', { name: 'Description of legal value 2' }).fill('Denmark');
     await expectAccessible(admin, 'the edit context field dialog');
     await save(dialog, 'Save context field');
     await admin.getByRole('table', { name: 'Context fields' }).getByText('NO, DK').waitFor();
-    expect(await adminJson(app, 'GET', '/api/admin/context/country')).toMatchObject({
+    expect(await ok(app.admin.GET('/api/admin/context/{contextField}', { params: { path: { contextField: 'country' } } }))).toMatchObject({
       name: 'country',
       description: "The user's country",
       stickiness: false,
@@ -98,19 +92,19 @@ describe('an admin edits in the browser', () => {
   });
 
   it("changes a user's name and root role", async () => {
-    const id = await createUser({ username: 'uma', rootRole: 'Viewer' });
-    const { rootRoles } = await adminJson(app, 'GET', '/api/admin/user-admin');
-    const editor = rootRoles.find((r: { name: string }) => r.name === 'Editor');
+    const id = await createUser(app, { username: 'uma', rootRole: 'Viewer' });
+    const { rootRoles } = await ok(app.admin.GET('/api/admin/user-admin'));
+    const editor = rootRoles.find((r) => r.name === 'Editor')!;
     await visit(admin, '/users', 'Users');
     const dialog = await openDialog(admin, 'Edit uma', 'Edit user uma');
     expect(await dialog.getByRole('textbox', { name: 'Username' }).inputValue()).toBe('uma');
-    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Uma Lind');
+    await textbox(dialog, 'Name').fill('Uma Lind');
     await dialog.getByRole('combobox', { name: 'Root role' }).click();
     await admin.getByRole('option', { name: 'Editor' }).click();
     await expectAccessible(admin, 'the edit user dialog');
     await save(dialog, 'Save user');
     await admin.getByRole('table', { name: 'Users' }).getByText('Uma Lind').waitFor();
-    expect(await adminJson(app, 'GET', `/api/admin/user-admin/${id}`)).toMatchObject({ id, username: 'uma', name: 'Uma Lind', rootRole: editor.id });
+    expect(await ok(app.admin.GET('/api/admin/user-admin/{id}', { params: { path: { id } } }))).toMatchObject({ id, username: 'uma', name: 'Uma Lind', rootRole: editor.id });
   });
 
   it('sets a user password, with which they sign in (and no longer with the old one)', async () => {
@@ -120,9 +114,8 @@ describe('an admin edits in the browser', () => {
     await dialog.getByLabel('New password').fill(newPassword);
     await expectAccessible(admin, 'the set password dialog');
     await save(dialog, 'Set password');
-    const login = (password: string) => call(app, 'POST', '/auth/simple/login', { token: null, body: { username: 'uma', password } });
-    expect((await login(USER_PASSWORD)).status).toBe(401);
-    const uma = await signedIn('uma', newPassword);
+    expect((await login(app, 'uma', USER_PASSWORD)).response.status).toBe(401);
+    const uma = await signedInThroughForm(browser, app, 'uma', newPassword);
     // Signed in as an Editor: she may create flags.
     await uma.getByRole('button', { name: 'New flag' }).waitFor();
   });
@@ -140,9 +133,9 @@ describe('an admin edits in the browser', () => {
 
 describe('what a user may not change is not offered', () => {
   it('shows a Viewer segments and context fields without Edit buttons', async () => {
-    await adminJson(app, 'POST', '/api/admin/segments', { name: 'viewed-segment', constraints: [] });
-    await createUser({ username: 'victor', rootRole: 'Viewer' });
-    const page = await signedIn('victor');
+    await ok(app.admin.POST('/api/admin/segments', { body: { name: 'viewed-segment', constraints: [] } }));
+    await createUser(app, { username: 'victor', rootRole: 'Viewer' });
+    const page = await signedIn(browser, app, 'victor');
     for (const [path, heading] of [['/segments', 'Segments'], ['/context-fields', 'Context fields']] as const) {
       await visit(page, path, heading);
       await page.getByRole('table', { name: heading }).waitFor();

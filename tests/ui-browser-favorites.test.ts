@@ -5,39 +5,41 @@
 // offered stars (favourites need no permission) but no Move. Runs on PGlite only (vitest.config.ts).
 import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, type TestApp } from './support/app.js';
-import { expectAccessible, screenshot, signedInProfile } from './support/browser.js';
-import { adminJson } from './support/fixtures.js';
+import type { operations, ServiceClient } from '../client/index.js';
+import type { TestApp } from './support/app.js';
+import { expectAccessible, screenshot, signedIn } from './support/browser.js';
+import { uniqueNames } from './support/events.js';
+import { fixtures, flagPath, ok } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
-import { openDialog, save, visit } from './support/ui-dialogs.js';
-import { createUser, sessionOf } from './support/users.js';
+import { openDialog, pick, save, visit } from './support/ui-dialogs.js';
+import { clientAs, createUser, sessionOf } from './support/users.js';
+
+type SearchQuery = NonNullable<operations['searchFeatures']['parameters']['query']>;
 
 let app: TestApp;
 let browser: Browser;
 let admin: Page;
 /** alice's session, to read her favourites through the API. */
-let alice: { token: null; headers: { cookie: string } };
+let alice: ServiceClient;
 
-const signedIn = async (username: string) => (await signedInProfile(browser, app.url, username)).page;
+const { createFlag, flagOf } = fixtures(() => app, uniqueNames());
 const flagPage = (project: string, name: string) => `/projects/${project}/features/${name}`;
 
-async function asAlice(method: string, path: string) {
-  const response = await call(app, method, path, alice);
-  expect(response.status, response.text).toBe(200);
-  return response.json;
+/** The project's flags as alice's search answers them, in its order. */
+async function searched(project: string, query: SearchQuery = {}) {
+  return (await ok(alice.GET('/api/admin/search/features', { params: { query: { project: `IS:${project}`, ...query } } }))).features;
 }
 
-/** The project's flags as alice's search answers them, in its order. */
-async function searched(project: string, query: Record<string, string> = {}): Promise<{ name: string; favorite: boolean }[]> {
-  return (await asAlice('GET', `/api/admin/search/features?${new URLSearchParams({ project: `IS:${project}`, ...query })}`)).features;
-}
+/** Stars the flag as alice. */
+const favour = (projectId: string, featureName: string) =>
+  ok(alice.POST('/api/admin/projects/{projectId}/features/{featureName}/favorites', { params: { path: flagPath(featureName, projectId) } }));
 
 async function newProject(id: string, environments?: string[]) {
-  await adminJson(app, 'POST', '/api/admin/projects', { id, name: id, ...(environments && { environments }) });
+  await ok(app.admin.POST('/api/admin/projects', { body: { id, name: id, ...(environments && { environments }) } }));
 }
 
 async function newFlags(project: string, ...names: string[]) {
-  for (const name of names) await adminJson(app, 'POST', `/api/admin/projects/${project}/features`, { name });
+  for (const name of names) await createFlag(project, name);
 }
 
 /** The star button of `name`, whichever way it points; `pressed` once it shows that state. */
@@ -51,16 +53,11 @@ async function star(scope: Page | Locator, name: string, favorite: boolean): Pro
 /** The flag names of the list, top to bottom. */
 const listedFlags = (page: Page) => page.getByRole('table', { name: 'Flags' }).locator('tbody tr td:first-child a').allInnerTexts();
 
-async function pickTarget(page: Page, dialog: Locator, option: string) {
-  await dialog.getByRole('combobox', { name: 'Target project' }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
-
 beforeAll(async () => {
   ({ app, browser } = await startUiTest());
   await createUser(app, { username: 'alice', rootRole: 'Admin' });
-  admin = await signedIn('alice');
-  alice = { token: null, headers: { cookie: await sessionOf(app, 'alice') } };
+  admin = await signedIn(browser, app, 'alice');
+  alice = clientAs(app, { cookie: await sessionOf(app, 'alice') });
 }, 240_000);
 
 describe('favourite flags and projects', () => {
@@ -83,7 +80,7 @@ describe('favourite flags and projects', () => {
   it("unstars a flag from its page's header", async () => {
     await newProject('unstarring');
     await newFlags('unstarring', 'unstar-me');
-    await asAlice('POST', '/api/admin/projects/unstarring/features/unstar-me/favorites');
+    await favour('unstarring', 'unstar-me');
     await visit(admin, flagPage('unstarring', 'unstar-me'), 'unstar-me');
     await (await star(admin, 'unstar-me', true)).click();
     await star(admin, 'unstar-me', false);
@@ -96,14 +93,14 @@ describe('favourite flags and projects', () => {
     const row = admin.getByRole('row').filter({ hasText: 'starred-project' });
     await (await star(row, 'starred-project', false)).click();
     await star(row, 'starred-project', true);
-    const { projects } = await asAlice('GET', '/api/admin/projects');
-    expect(projects.find((p: { id: string }) => p.id === 'starred-project')).toMatchObject({ favorite: true });
+    const { projects } = await ok(alice.GET('/api/admin/projects'));
+    expect(projects.find((p) => p.id === 'starred-project')).toMatchObject({ favorite: true });
   });
 
   it('ranks the favourite flags first while "Favourites first" is on, and keeps the switch in the address', async () => {
     await newProject('ordering');
     await newFlags('ordering', 'order-a', 'order-b', 'order-c');
-    await asAlice('POST', '/api/admin/projects/ordering/features/order-c/favorites');
+    await favour('ordering', 'order-c');
     await visit(admin, '/flags?project=ordering&sort=name&order=asc', 'Flags');
     expect(await listedFlags(admin)).toEqual(['order-a', 'order-b', 'order-c']);
     // The switch follows the address, which changes a moment after the click: click, then wait for both.
@@ -125,7 +122,7 @@ describe('moving a flag to another project', () => {
     await newFlags('origin', 'moving-flag');
     await visit(admin, flagPage('origin', 'moving-flag'), 'moving-flag');
     const dialog = await openDialog(admin, 'Move', 'Move moving-flag');
-    await pickTarget(admin, dialog, 'destination');
+    await pick(dialog, 'Target project', 'destination');
     await dialog.getByText('Dropped with their strategies: production (not in destination).').waitFor();
     await expectAccessible(admin, 'the move flag dialog');
     await screenshot(admin, 'move-flag');
@@ -133,24 +130,24 @@ describe('moving a flag to another project', () => {
     await admin.waitForURL((url) => url.pathname === flagPage('destination', 'moving-flag'));
     await admin.getByRole('heading', { level: 1, name: 'moving-flag' }).waitFor();
     await admin.getByRole('link', { name: 'destination', exact: true }).waitFor();
-    const moved = await adminJson(app, 'GET', `/api/admin/projects/destination/features/moving-flag`);
+    const moved = await flagOf('moving-flag', 'destination');
     expect(moved).toMatchObject({ project: 'destination' });
-    expect(moved.environments.map((e: { name: string }) => e.name)).toEqual(['development']);
+    expect(moved.environments.map((e) => e.name)).toEqual(['development']);
   });
 
   it("shows the service's refusal to move a flag with a parent, and keeps the dialog open", async () => {
     await newProject('family');
     await newProject('elsewhere');
     await newFlags('family', 'parent-flag', 'child-flag');
-    await adminJson(app, 'POST', '/api/admin/projects/family/features/child-flag/dependencies', { feature: 'parent-flag' });
+    await ok(app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/dependencies', { params: { path: flagPath('child-flag', 'family') }, body: { feature: 'parent-flag' } }));
     await visit(admin, flagPage('family', 'child-flag'), 'child-flag');
     const dialog = await openDialog(admin, 'Move', 'Move child-flag');
-    await pickTarget(admin, dialog, 'elsewhere');
+    await pick(dialog, 'Target project', 'elsewhere');
     await dialog.getByRole('button', { name: 'Move flag', exact: true }).click();
     await admin.getByText('The flag "child-flag" has dependencies; remove them before moving it, since parents and children share a project.').waitFor();
     expect(await dialog.isVisible()).toBe(true);
     expect(new URL(admin.url()).pathname).toBe(flagPage('family', 'child-flag'));
-    expect(await adminJson(app, 'GET', '/api/admin/projects/family/features/child-flag')).toMatchObject({ project: 'family' });
+    expect(await flagOf('child-flag', 'family')).toMatchObject({ project: 'family' });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
   });
@@ -161,7 +158,7 @@ describe('what a Viewer is offered', () => {
     await newProject('viewed');
     await newFlags('viewed', 'viewed-flag');
     await createUser(app, { username: 'victor', rootRole: 'Viewer' });
-    const viewer = await signedIn('victor');
+    const viewer = await signedIn(browser, app, 'victor');
     await visit(viewer, '/flags?project=viewed', 'Flags');
     await star(viewer, 'viewed-flag', false);
     await visit(viewer, flagPage('viewed', 'viewed-flag'), 'viewed-flag');

@@ -4,9 +4,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './support/app.js';
-import { expectAccessible, screenshot, signedInProfile } from './support/browser.js';
+import { expectAccessible, screenshot, signedIn } from './support/browser.js';
 import { requireChangeRequests } from './support/change-requests.js';
-import { adminJson } from './support/fixtures.js';
+import { uniqueNames } from './support/events.js';
+import { fixtures, ok } from './support/fixtures.js';
 import { flagWith } from './support/frontend.js';
 import { startUiTest } from './support/ui-build.js';
 import { createUser } from './support/users.js';
@@ -16,11 +17,7 @@ let browser: Browser;
 let admin: Page;
 let editor: Page;
 
-const signedIn = async (username: string) => (await signedInProfile(browser, app.url, username)).page;
-
-/** The flag as the admin API answers it. */
-const flagOf = (name: string) => adminJson(app, 'GET', `/api/admin/projects/default/features/${name}`);
-const environmentOf = async (name: string, environment: string) => (await flagOf(name)).environments.find((e: { name: string }) => e.name === environment);
+const { createFlag, flagOf, flagEnvironment } = fixtures(() => app, uniqueNames());
 
 /** Opens the flag's page and waits until it has loaded. */
 async function openFlag(page: Page, name: string) {
@@ -30,23 +27,21 @@ async function openFlag(page: Page, name: string) {
 
 /** The changes waiting in open change requests of the default project, as `action` of `feature` in `environment`. */
 async function proposed() {
-  const requests = await adminJson(app, 'GET', '/api/admin/projects/default/change-requests');
-  return requests.flatMap((r: { environment: string; state: string; features: { name: string; changes: { action: string }[] }[] }) =>
-    r.features.flatMap((f) => f.changes.map((c) => `${r.state}: ${c.action} of ${f.name} in ${r.environment}`)),
-  );
+  const requests = await ok(app.admin.GET('/api/admin/projects/{projectId}/change-requests', { params: { path: { projectId: 'default' } } }));
+  return requests.flatMap((r) => r.features.flatMap((f) => f.changes.map((c) => `${r.state}: ${c.action} of ${f.name} in ${r.environment}`)));
 }
 
 beforeAll(async () => {
   ({ app, browser } = await startUiTest());
   await createUser(app, { username: 'alice', rootRole: 'Admin' });
   await createUser(app, { username: 'eddie', rootRole: 'Editor' });
-  admin = await signedIn('alice');
-  editor = await signedIn('eddie');
+  admin = await signedIn(browser, app, 'alice');
+  editor = await signedIn(browser, app, 'eddie');
 }, 240_000);
 
 describe("a flag's page", () => {
   it('edits the description, type and impression data', async () => {
-    await adminJson(app, 'POST', '/api/admin/projects/default/features', { name: 'described-flag', description: 'Before' });
+    await createFlag('default', 'described-flag', { description: 'Before' });
     await openFlag(admin, 'described-flag');
     await admin.getByRole('button', { name: 'Edit', exact: true }).click();
     const dialog = admin.getByRole('dialog', { name: 'Edit described-flag' });
@@ -71,7 +66,7 @@ describe("a flag's page", () => {
     const development = admin.getByRole('region', { name: 'Environment development' });
     expect(await development.getByRole('button', { name: 'Evaluate first earlier' }).count()).toBe(0);
     await development.getByRole('button', { name: 'Evaluate second earlier' }).click();
-    await expect.poll(async () => (await environmentOf('ordered-flag', 'development')).strategies.map((s: { title: string }) => s.title)).toEqual(['second', 'first']);
+    await expect.poll(async () => (await flagEnvironment('ordered-flag', 'development')).strategies.map((s) => s.title)).toEqual(['second', 'first']);
     await expect.poll(() => development.getByTestId('strategy').first().textContent()).toContain('second');
   });
 });
@@ -79,7 +74,7 @@ describe("a flag's page", () => {
 describe('where the project requires change requests', () => {
   beforeAll(async () => {
     await requireChangeRequests(app, 'default', 'production');
-    await adminJson(app, 'POST', '/api/admin/projects/default/features', { name: 'guarded-flag' });
+    await createFlag('default', 'guarded-flag');
   });
 
   it('proposes turning the flag on into the Editor’s draft instead of turning it on', async () => {
@@ -89,7 +84,7 @@ describe('where the project requires change requests', () => {
     await production.getByRole('switch', { name: 'production: off' }).click({ force: true });
     await editor.getByText(/Proposed in your draft change request #\d+ for production/).waitFor();
     expect(await proposed()).toEqual(['Draft: updateEnabled of guarded-flag in production']);
-    expect((await environmentOf('guarded-flag', 'production')).enabled).toBe(false);
+    expect((await flagEnvironment('guarded-flag', 'production')).enabled).toBe(false);
     await expect.poll(() => production.getByRole('switch', { name: 'production: off' }).isChecked()).toBe(false);
     await expectAccessible(editor, 'a flag page proposing changes');
     await screenshot(editor, 'flag-change-request');
@@ -102,7 +97,7 @@ describe('where the project requires change requests', () => {
     await editor.getByRole('dialog').getByRole('button', { name: 'Save strategy' }).click();
     await editor.getByRole('dialog').waitFor({ state: 'detached' });
     await expect.poll(proposed).toEqual(['Draft: updateEnabled of guarded-flag in production', 'Draft: addStrategy of guarded-flag in production']);
-    expect((await environmentOf('guarded-flag', 'production')).strategies).toEqual([]);
+    expect((await flagEnvironment('guarded-flag', 'production')).strategies).toEqual([]);
   });
 
   it('changes development directly, where no change request is required', async () => {
@@ -110,7 +105,7 @@ describe('where the project requires change requests', () => {
     const development = editor.getByRole('region', { name: 'Environment development' });
     expect(await development.getByText('change requests', { exact: true }).count()).toBe(0);
     await development.getByRole('switch', { name: 'development: off' }).click({ force: true });
-    await expect.poll(async () => (await environmentOf('guarded-flag', 'development')).enabled).toBe(true);
+    await expect.poll(async () => (await flagEnvironment('guarded-flag', 'development')).enabled).toBe(true);
   });
 
   it('lets an Admin, who may skip change requests, turn production on directly', async () => {
@@ -118,6 +113,6 @@ describe('where the project requires change requests', () => {
     const production = admin.getByRole('region', { name: 'Environment production' });
     expect(await production.getByText('change requests', { exact: true }).count()).toBe(0);
     await production.getByRole('switch', { name: 'production: off' }).click({ force: true });
-    await expect.poll(async () => (await environmentOf('guarded-flag', 'production')).enabled).toBe(true);
+    await expect.poll(async () => (await flagEnvironment('guarded-flag', 'production')).enabled).toBe(true);
   });
 });

@@ -5,29 +5,23 @@
 // Runs on PGlite only.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { components } from '../generated/api.js';
-import { call, type TestApp } from './support/app.js';
-import { expectAccessible, screenshot, signedInProfile } from './support/browser.js';
-import { adminJson } from './support/fixtures.js';
+import type { TestApp } from './support/app.js';
+import { expectAccessible, screenshot, signedIn } from './support/browser.js';
+import { ok } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
-import { openDialog, save, visit } from './support/ui-dialogs.js';
+import { openDialog, row as rowOf, save, textbox, visit } from './support/ui-dialogs.js';
 import { createUser } from './support/users.js';
-
-type SignupToken = components['schemas']['SignupToken'];
 
 let app: TestApp;
 let browser: Browser;
 let admin: Page;
 
-const signedIn = async (username: string) => (await signedInProfile(browser, app.url, username)).page;
-const tokens = async (): Promise<SignupToken[]> => (await adminJson(app, 'GET', '/api/admin/invite-link/tokens')).tokens;
-const tokenNamed = async (name: string) => (await tokens()).find((t) => t.name === name);
-const textbox = (within: Locator, name: string) => within.getByRole('textbox', { name, exact: true });
+const tokenNamed = async (name: string) => (await ok(app.admin.GET('/api/admin/invite-link/tokens'))).tokens.find((t) => t.name === name);
 /** The datetime-local field (no textbox role) of a dialog. */
 const expiryField = (dialog: Locator) => dialog.getByLabel('Expires at');
-const row = (name: string) => admin.getByRole('table', { name: 'Invite links' }).getByRole('row').filter({ hasText: name });
-const signUp = (secret: string, who: string) =>
-  call(app, 'POST', `/invite/${secret}/signup`, { token: null, body: { email: `${who}@example.com`, name: `New ${who}`, password: 'Tr1cky-Blue-Otter' } });
+const row = (name: string) => rowOf(admin, 'Invite links', name);
+const signUp = (token: string, who: string) =>
+  app.clientWith().POST('/invite/{token}/signup', { params: { path: { token } }, body: { email: `${who}@example.com`, name: `New ${who}`, password: 'Tr1cky-Blue-Otter' } });
 
 /** Creates an invite link through the dialog, the browser in UTC: `expiry` is a `datetime-local` value. */
 async function createInviteLink(name: string, expiry: string) {
@@ -42,7 +36,7 @@ beforeAll(async () => {
   ({ app, browser } = await startUiTest());
   await createUser(app, { username: 'alice', rootRole: 'Admin' });
   await createUser(app, { username: 'victor', rootRole: 'Viewer' });
-  admin = await signedIn('alice');
+  admin = await signedIn(browser, app, 'alice');
 }, 240_000);
 
 describe('an admin manages invite links on the Users page', () => {
@@ -72,7 +66,7 @@ describe('an admin manages invite links on the Users page', () => {
   it("lets a newcomer sign up through the API with the link's token, counted on the page as joined", async () => {
     const { secret } = (await tokenNamed('Onboarding'))!;
     const joined = await signUp(secret, 'grace');
-    expect(joined.status, joined.text).toBe(200);
+    expect(joined.response.status, JSON.stringify(joined.error)).toBe(200);
     expect((await tokenNamed('Onboarding'))!.users!.map((u) => u.email)).toEqual(['grace@example.com']);
     await visit(admin, '/users', 'Users');
     const cells = await row('Onboarding').getByRole('cell').allInnerTexts();
@@ -97,8 +91,8 @@ describe('an admin manages invite links on the Users page', () => {
     const { secret, enabled } = (await tokenNamed('Onboarding'))!;
     expect(enabled).toBe(false);
     const refused = await signUp(secret, 'hal');
-    expect(refused.status, refused.text).toBe(400);
-    expect(refused.json.message).toBe('The signup token is not valid: it has been disabled.');
+    expect(refused.response.status).toBe(400);
+    expect(refused.error?.message).toBe('The signup token is not valid: it has been disabled.');
 
     await row('Onboarding').getByRole('button', { name: 'Enable Onboarding' }).click();
     await row('Onboarding').getByText('Usable').waitFor();
@@ -118,7 +112,7 @@ describe('an admin manages invite links on the Users page', () => {
 
 describe('what a user may not do is not offered', () => {
   it('shows a Viewer no invite links and no way to create one', async () => {
-    const viewer = await signedIn('victor');
+    const viewer = await signedIn(browser, app, 'victor');
     await visit(viewer, '/users', 'Users');
     expect(await viewer.getByRole('region', { name: 'Invite links' }).count()).toBe(0);
     expect(await viewer.getByRole('button', { name: 'New invite link' }).count()).toBe(0);

@@ -4,25 +4,21 @@
 // passwords must agree before anything is sent; axe-core on the page. Runs on PGlite only.
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { components } from '../generated/api.js';
 import type { TestApp } from './support/app.js';
-import { expectAccessible, newContext, screenshot } from './support/browser.js';
-import { adminJson } from './support/fixtures.js';
+import { expectAccessible, newPage, screenshot } from './support/browser.js';
+import { ok } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
-
-type SignupToken = components['schemas']['SignupToken'];
 
 let app: TestApp;
 let browser: Browser;
 
 const FAR_FUTURE = '2099-01-01T00:00:00.000Z';
-const createInvite = (name: string): Promise<SignupToken> => adminJson(app, 'POST', '/api/admin/invite-link/tokens', { name, expiresAt: FAR_FUTURE });
-const usersNamed = async (email: string) => ((await adminJson(app, 'GET', '/api/admin/user-admin')).users as { email?: string; rootRole: number }[]).filter((u) => u.email === email);
+const createInvite = (name: string) => ok(app.admin.POST('/api/admin/invite-link/tokens', { body: { name, expiresAt: FAR_FUTURE } }));
+const usersNamed = async (email: string) => (await ok(app.admin.GET('/api/admin/user-admin'))).users.filter((u) => u.email === email);
 
 /** A fresh browser profile, nobody signed in, at the invite's page (the path and query of the URL the API gave). */
 async function openInvite(url: string): Promise<Page> {
-  const page = await (await newContext(browser, app.url)).newPage();
-  page.setDefaultTimeout(10_000);
+  const page = await newPage(browser, app.url);
   const { pathname, search } = new URL(url);
   await page.goto(pathname + search);
   await page.getByRole('heading', { level: 1, name: 'Create your account' }).waitFor();
@@ -50,15 +46,15 @@ describe('a newcomer follows an invite link', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { level: 1, name: 'Flags' }).waitFor();
     expect(await page.getByTestId('signed-in-as').innerText()).toContain('Grace Hopper');
-    const viewer = (await adminJson(app, 'GET', '/api/admin/roles')).roles.find((r: { name: string }) => r.name === 'Viewer');
+    const viewer = (await ok(app.admin.GET('/api/admin/roles'))).roles.find((r) => r.name === 'Viewer')!;
     expect(await usersNamed('grace@example.com')).toMatchObject([{ rootRole: viewer.id }]);
-    const token: SignupToken = await adminJson(app, 'GET', `/api/admin/invite-link/tokens/${invite.secret}`);
+    const token = await ok(app.admin.GET('/api/admin/invite-link/tokens/{token}', { params: { path: { token: invite.secret } } }));
     expect(token.users?.map((u) => u.email)).toEqual(['grace@example.com']);
   });
 
   it('refuses a disabled link with its reason and offers no form', async () => {
     const invite = await createInvite('closed');
-    await adminJson(app, 'PUT', `/api/admin/invite-link/tokens/${invite.secret}`, { enabled: false });
+    await ok(app.admin.PUT('/api/admin/invite-link/tokens/{token}', { params: { path: { token: invite.secret } }, body: { enabled: false } }));
     const page = await openInvite(invite.url!);
     await page.getByRole('alert').getByText('disabled').waitFor();
     expect(await page.getByRole('button', { name: 'Create account' }).count()).toBe(0);

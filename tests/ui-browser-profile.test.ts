@@ -7,11 +7,12 @@
 // Runs on PGlite only (vitest.config.ts excludes tests/ui-*.test.ts from the PostgreSQL run).
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, type TestApp } from './support/app.js';
-import { expectAccessible, screenshot, signedInProfile } from './support/browser.js';
+import type { TestApp } from './support/app.js';
+import { expectAccessible, screenshot, signedIn, signedInOnFlags, signedInThroughForm } from './support/browser.js';
+import { ok } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
 import { openDialog, save, visit } from './support/ui-dialogs.js';
-import { createUser, sessionOf, USER_PASSWORD } from './support/users.js';
+import { clientAs, createUser, login, sessionOf, USER_PASSWORD } from './support/users.js';
 
 let app: TestApp;
 let browser: Browser;
@@ -21,7 +22,7 @@ const NEW_PASSWORD = 'Staple-Battery-77';
 /** A Viewer signed in, on the profile page. */
 async function viewerOnProfile(username: string, name?: string): Promise<Page> {
   await createUser(app, { username, rootRole: 'Viewer', ...(name && { name }) });
-  const { page } = await signedInProfile(browser, app.url, username);
+  const page = await signedIn(browser, app, username);
   await visit(page, '/profile', 'Your profile');
   return page;
 }
@@ -43,8 +44,9 @@ async function closeSecretDialog(page: Page): Promise<void> {
   await dialog.waitFor({ state: 'detached' });
 }
 
-const signInStatus = async (username: string, password: string) => (await call(app, 'POST', '/auth/simple/login', { token: null, body: { username, password } })).status;
-const asToken = (secret: string) => ({ token: secret });
+const signInStatus = async (username: string, password: string) => (await login(app, username, password)).response.status;
+/** Who the personal access token acts as, as the API answers it. */
+const me = (secret: string) => app.clientWith(secret).GET('/api/admin/user');
 
 beforeAll(async () => {
   ({ app, browser } = await startUiTest());
@@ -53,7 +55,7 @@ beforeAll(async () => {
 describe('who the user is', () => {
   it("leads from the user's name in the header to the profile, showing their name, username and root role", async () => {
     await createUser(app, { username: 'viola', rootRole: 'Viewer', name: 'Viola Ng' });
-    const { page } = await signedInProfile(browser, app.url, 'viola');
+    const page = await signedInOnFlags(browser, app, 'viola');
     await page.getByRole('banner').getByRole('link', { name: 'Viola Ng' }).click();
     await page.getByRole('heading', { level: 1, name: 'Your profile' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/profile');
@@ -79,8 +81,8 @@ describe('a user changes their own password', () => {
     await save(dialog, 'Change password');
     await page.getByText('Your password is changed').waitFor();
     expect(await signInStatus('wanda', USER_PASSWORD), 'the old password').toBe(401);
-    const fresh = await signedInProfile(browser, app.url, 'wanda', NEW_PASSWORD);
-    await visit(fresh.page, '/profile', 'Your profile');
+    const fresh = await signedInThroughForm(browser, app, 'wanda', NEW_PASSWORD);
+    await visit(fresh, '/profile', 'Your profile');
     await visit(page, '/profile', 'Your profile');
     expect(await page.getByRole('button', { name: 'Sign out' }).count(), 'still signed in where it was changed').toBe(1);
   });
@@ -137,18 +139,18 @@ describe("a user's personal access tokens", () => {
     const secret = (await shown.getByTestId('token-secret').textContent()) ?? '';
     await expectAccessible(page, 'the personal access token secret dialog');
     await screenshot(page, 'profile-token-secret');
-    const me = await call(app, 'GET', '/api/admin/user', asToken(secret));
-    expect(me.status, me.text).toBe(200);
-    expect(me.json).toMatchObject({ user: { username: 'zack' } });
-    const { json } = await call(app, 'GET', '/api/admin/user/tokens', asToken(secret));
+    const user = await me(secret);
+    expect(user.response.status, JSON.stringify(user.error)).toBe(200);
+    expect(user.data).toMatchObject({ user: { username: 'zack' } });
+    const { pats } = await ok(app.clientWith(secret).GET('/api/admin/user/tokens'));
     // The last second of 15 June in the browser's zone (UTC).
-    expect(json.pats).toMatchObject([{ description: 'Release script', expiresAt: '2099-06-15T23:59:59.000Z' }]);
+    expect(pats).toMatchObject([{ description: 'Release script', expiresAt: '2099-06-15T23:59:59.000Z' }]);
   });
 
   it('copies the secret with its Copy button', async () => {
     await createUser(app, { username: 'quinn', rootRole: 'Viewer' });
-    const { context, page } = await signedInProfile(browser, app.url, 'quinn');
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    const page = await signedIn(browser, app, 'quinn');
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
     await visit(page, '/profile', 'Your profile');
     const secret = await createTokenInUi(page, 'Copied one');
     await page.getByRole('button', { name: 'Copy the secret' }).click();
@@ -166,7 +168,7 @@ describe("a user's personal access tokens", () => {
     await visit(page, '/profile', 'Your profile');
     await row.waitFor();
     expect(await page.content()).not.toContain(secret);
-    expect((await call(app, 'GET', '/api/admin/user', asToken(secret))).status, 'the token itself still works').toBe(200);
+    expect((await me(secret)).response.status, 'the token itself still works').toBe(200);
   });
 
   it('deletes a token after confirming, after which its secret is refused with 401', async () => {
@@ -177,9 +179,8 @@ describe("a user's personal access tokens", () => {
     const confirm = await openDialog(page, 'Delete', 'Delete Old laptop?', table);
     await save(confirm, 'Delete');
     await page.getByText('No personal access tokens yet.').waitFor();
-    expect((await call(app, 'GET', '/api/admin/user', asToken(secret))).status).toBe(401);
-    const cookie = await sessionOf(app, 'sven');
-    const { json } = await call(app, 'GET', '/api/admin/user/tokens', { token: null, headers: { cookie } });
-    expect(json.pats).toEqual([]);
+    expect((await me(secret)).response.status).toBe(401);
+    const { pats } = await ok(clientAs(app, { cookie: await sessionOf(app, 'sven') }).GET('/api/admin/user/tokens'));
+    expect(pats).toEqual([]);
   });
 });

@@ -3,11 +3,15 @@
 // a Viewer and a project Owner are offered. Runs on PGlite only (vitest.config.ts excludes tests/ui-* elsewhere).
 import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../generated/api.js';
 import type { TestApp } from './support/app.js';
-import { expectAccessible, screenshot, signedInProfile } from './support/browser.js';
-import { adminJson } from './support/fixtures.js';
+import { expectAccessible, screenshot, signedIn } from './support/browser.js';
+import { ok } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
-import { createUser as createUserOf } from './support/users.js';
+import { pick, row } from './support/ui-dialogs.js';
+import { createUser } from './support/users.js';
+
+type AddProjectAccess = components['schemas']['AddProjectAccess'];
 
 const PROJECT = 'webshop';
 const NAME = 'Web shop';
@@ -22,15 +26,22 @@ let admin: Page;
 let mia: number;
 let ops: number;
 
-const createUser = (username: string, rootRole: string) => createUserOf(app, { username, name: username[0]!.toUpperCase() + username.slice(1), rootRole });
-const signedIn = async (username: string) => (await signedInProfile(browser, app.url, username)).page;
+/** A user named after their username, capitalised (`mia` is Mia); answers its id. */
+const person = (username: string, rootRole: string) => createUser(app, { username, name: username[0]!.toUpperCase() + username.slice(1), rootRole });
 
 /** Who holds which roles in the project, as the API answers it: role ids by user id and by group id. */
 async function access() {
-  const answer = await adminJson(app, 'GET', `/api/admin/projects/${PROJECT}/access`);
+  const answer = await ok(app.admin.GET('/api/admin/projects/{projectId}/access', { params: { path: { projectId: PROJECT } } }));
   const byId = (holders: { id: number; roles: number[] }[]) => Object.fromEntries(holders.map((h) => [h.id, h.roles]));
   return { users: byId(answer.users), groups: byId(answer.groups) };
 }
+
+/** Gives users or groups roles in the project (by admin token). */
+const grant = (body: AddProjectAccess) => ok(app.admin.POST('/api/admin/projects/{projectId}/access', { params: { path: { projectId: PROJECT } }, body }));
+
+/** A new group (by admin token); answers its id. */
+const newGroup = async (name: string, members: number[] = []) =>
+  (await ok(app.admin.POST('/api/admin/groups', { body: { name, users: members.map((id) => ({ user: { id } })) } }))).id;
 
 /** Opens the project's members from its row on the Projects page, and waits until they have loaded. */
 async function openMembers(page: Page) {
@@ -38,12 +49,6 @@ async function openMembers(page: Page) {
   await page.getByRole('link', { name: `Members of ${NAME}` }).click();
   await page.getByRole('heading', { level: 1, name: `Members of ${NAME}` }).waitFor();
   await page.getByRole('table', { name: 'Project roles' }).waitFor();
-}
-
-/** Picks `option` in the Select named `label`, inside `within`. */
-async function choose(page: Page, within: Page | Locator, label: string, option: string) {
-  await within.getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
 }
 
 /** Types `text` into the searching select named `label` and picks `option` among what the service found. */
@@ -60,8 +65,6 @@ async function addTo(page: Page, within: Page | Locator, label: string, option: 
   await input.press('Escape');
 }
 
-const row = (page: Page, table: string, name: string) => page.getByRole('table', { name: table }).getByRole('row').filter({ hasText: name });
-
 /** Clicks Remove in the row of `name` in the table, and confirms. */
 async function removeRow(page: Page, table: string, name: string) {
   await row(page, table, name).getByRole('button', { name: 'Remove' }).click();
@@ -70,11 +73,11 @@ async function removeRow(page: Page, table: string, name: string) {
 
 beforeAll(async () => {
   ({ app, browser } = await startUiTest());
-  await adminJson(app, 'POST', '/api/admin/projects', { id: PROJECT, name: NAME });
-  await createUser('alice', 'Admin');
-  mia = await createUser('mia', 'Viewer');
-  ops = (await adminJson(app, 'POST', '/api/admin/groups', { name: 'Ops', users: [{ user: { id: mia } }] })).id;
-  admin = await signedIn('alice');
+  await ok(app.admin.POST('/api/admin/projects', { body: { id: PROJECT, name: NAME } }));
+  await person('alice', 'Admin');
+  mia = await person('mia', 'Viewer');
+  ops = await newGroup('Ops', [mia]);
+  admin = await signedIn(browser, app, 'alice');
 }, 240_000);
 
 describe("an admin edits a project's members", () => {
@@ -114,7 +117,7 @@ describe("an admin edits a project's members", () => {
     await admin.getByRole('option', { name: 'Alice' }).waitFor();
     expect(await admin.getByRole('option', { name: 'Mia' }).count()).toBe(0);
     await users.press('Escape');
-    await choose(admin, dialog, 'Group', 'Ops');
+    await pick(dialog, 'Group', 'Ops');
     await addTo(admin, dialog, 'Roles', 'Reader');
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -147,10 +150,10 @@ describe("an admin edits a project's members", () => {
 
 describe('what a user may not do is not offered', () => {
   it('shows a Viewer the members without a single edit control', async () => {
-    await adminJson(app, 'POST', `/api/admin/projects/${PROJECT}/access`, { roles: [MEMBER], users: [mia] });
-    await adminJson(app, 'POST', `/api/admin/projects/${PROJECT}/access`, { roles: [READER], groups: [ops] });
-    await createUser('vera', 'Viewer');
-    const page = await signedIn('vera');
+    await grant({ roles: [MEMBER], users: [mia] });
+    await grant({ roles: [READER], groups: [ops] });
+    await person('vera', 'Viewer');
+    const page = await signedIn(browser, app, 'vera');
     await openMembers(page);
     await row(page, 'Users', 'Mia').getByRole('group', { name: 'Roles of Mia' }).getByText('Member').waitFor();
     await row(page, 'Groups', 'Ops').getByText('Reader').waitFor();
@@ -161,16 +164,16 @@ describe('what a user may not do is not offered', () => {
   });
 
   it('lets a project Owner who is no admin find a user by searching, and add them with a group', async () => {
-    const olga = await createUser('olga', 'Viewer');
-    const pia = await createUser('pia', 'Viewer');
-    await adminJson(app, 'POST', `/api/admin/projects/${PROJECT}/access`, { roles: [OWNER], users: [olga] });
-    const other = (await adminJson(app, 'POST', '/api/admin/groups', { name: 'Support' })).id;
-    const page = await signedIn('olga');
+    const olga = await person('olga', 'Viewer');
+    const pia = await person('pia', 'Viewer');
+    await grant({ roles: [OWNER], users: [olga] });
+    const other = await newGroup('Support');
+    const page = await signedIn(browser, app, 'olga');
     await openMembers(page);
     await page.getByRole('button', { name: 'Add members' }).click();
     const dialog = page.getByRole('dialog', { name: `Add members to ${PROJECT}` });
     await find(page, dialog, 'User', 'PI', 'Pia');
-    await choose(page, dialog, 'Group', 'Support');
+    await pick(dialog, 'Group', 'Support');
     await addTo(page, dialog, 'Roles', 'Member');
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     await row(page, 'Groups', 'Support').waitFor();
@@ -181,11 +184,11 @@ describe('what a user may not do is not offered', () => {
   });
 
   it('shows the message of a 403 when the Owner role was taken away while the page was open', async () => {
-    const otto = await createUser('otto', 'Viewer');
-    await adminJson(app, 'POST', `/api/admin/projects/${PROJECT}/access`, { roles: [OWNER], users: [otto] });
-    const page = await signedIn('otto');
+    const otto = await person('otto', 'Viewer');
+    await grant({ roles: [OWNER], users: [otto] });
+    const page = await signedIn(browser, app, 'otto');
     await openMembers(page);
-    await adminJson(app, 'DELETE', `/api/admin/projects/${PROJECT}/users/${otto}/roles`);
+    await ok(app.admin.DELETE('/api/admin/projects/{projectId}/users/{userId}/roles', { params: { path: { projectId: PROJECT, userId: otto } } }));
     await removeRow(page, 'Groups', 'Ops');
     await page.getByText('You need one of the permissions "UPDATE_PROJECT", "PROJECT_USER_ACCESS_WRITE" to perform this operation.').waitFor();
     expect((await access()).groups[ops]).toEqual([READER]);

@@ -9,31 +9,25 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type TestApp } from './support/app.js';
-import { expectAccessible, screenshot, signedInProfile } from './support/browser.js';
-import { adminJson } from './support/fixtures.js';
+import type { TestApp } from './support/app.js';
+import { expectAccessible, screenshot, signedIn } from './support/browser.js';
+import { uniqueNames } from './support/events.js';
+import { fixtures, flagPath, ok } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
-import { openDialog, save, visit } from './support/ui-dialogs.js';
+import { openDialog, pick, save, textbox, visit } from './support/ui-dialogs.js';
 import { createUser } from './support/users.js';
-
-const OIDC = '/api/admin/auth/oidc/settings';
 
 let app: TestApp;
 let browser: Browser;
 let admin: Page;
 let files: string;
 
-const signedIn = async (username: string) => (await signedInProfile(browser, app.url, username)).page;
+const { createFlag, flagOf, flagEnvironment } = fixtures(() => app, uniqueNames());
+/** The single sign-on settings as the API answers them. */
+const oidcSettings = () => ok(app.admin.GET('/api/admin/auth/oidc/settings'));
 const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
-const textbox = (within: Locator, name: string) => within.getByRole('textbox', { name, exact: true });
 /** The client secret's field (a password input has no textbox role). */
 const secretInput = (page: Page) => section(page, 'Single sign-on').locator('input[type=password]');
-
-/** Opens a Select of the page and clicks one of its options. */
-async function pick(page: Page, within: Locator, field: string, option: string) {
-  await within.getByRole('combobox', { name: field, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
 
 /** A file in the test's temporary directory; answers its path. */
 async function fileWith(name: string, content: unknown): Promise<string> {
@@ -55,7 +49,7 @@ beforeAll(async () => {
   ({ app, browser } = await startUiTest());
   files = await mkdtemp(path.join(tmpdir(), 'ui-settings-'));
   await createUser(app, { username: 'alice', rootRole: 'Admin' });
-  admin = await signedIn('alice');
+  admin = await signedIn(browser, app, 'alice');
 }, 240_000);
 
 afterAll(() => rm(files, { recursive: true, force: true }));
@@ -70,11 +64,11 @@ describe('single sign-on', () => {
     await textbox(sso, 'Client id').fill('flag-service');
     await secretInput(admin).fill(secret);
     await sso.getByRole('switch', { name: 'Create users at their first sign-in' }).check({ force: true });
-    await pick(admin, sso, 'Default root role', 'Editor');
+    await pick(sso, 'Default root role', 'Editor');
     await textbox(sso, 'Email domains').fill('example.com');
     await sso.getByRole('switch', { name: 'Single sign-out' }).check({ force: true });
     await textbox(sso, 'ACR values').fill('mfa');
-    await pick(admin, sso, 'ID token signing algorithm', 'RS384');
+    await pick(sso, 'ID token signing algorithm', 'RS384');
     await sso.getByRole('switch', { name: 'Sync groups' }).check({ force: true });
     await textbox(sso, 'Group JSON path').fill('groups');
     await sso.getByRole('switch', { name: 'Request the groups scope' }).check({ force: true });
@@ -82,7 +76,7 @@ describe('single sign-on', () => {
     await screenshot(admin, 'settings');
     await sso.getByRole('button', { name: 'Save settings' }).click();
     await admin.getByText('The single sign-on settings are saved.').waitFor();
-    const stored = await adminJson(app, 'GET', OIDC);
+    const stored = await oidcSettings();
     expect(stored).toEqual({
       enabled: true,
       discoverUrl: 'https://login.example.com/.well-known/openid-configuration',
@@ -112,14 +106,14 @@ describe('single sign-on', () => {
   });
 
   it("shows the service's message for a discovery URL that is not a URL, and keeps the stored settings", async () => {
-    const before = await adminJson(app, 'GET', OIDC);
+    const before = await oidcSettings();
     await visit(admin, '/settings', 'Settings');
     const sso = section(admin, 'Single sign-on');
     await textbox(sso, 'Discovery URL').fill('not a url');
     await secretInput(admin).fill(secret);
     await sso.getByRole('button', { name: 'Save settings' }).click();
     await admin.getByRole('alert').filter({ hasText: 'discoverUrl' }).waitFor();
-    expect(await adminJson(app, 'GET', OIDC)).toEqual(before);
+    expect(await oidcSettings()).toEqual(before);
   });
 
   it('removes the settings once confirmed, after which the API has none', async () => {
@@ -129,14 +123,14 @@ describe('single sign-on', () => {
     await expectAccessible(admin, 'the remove settings dialog');
     await save(dialog, 'Remove settings');
     await sso.getByText('Not configured', { exact: true }).waitFor();
-    expect(await adminJson(app, 'GET', OIDC)).toEqual({});
+    expect(await oidcSettings()).toEqual({});
     expect(await sso.getByRole('button', { name: 'Remove' }).count()).toBe(0);
   });
 });
 
 describe('export', () => {
   it('downloads the flags chosen as a JSON file holding a flag created beforehand', async () => {
-    await adminJson(app, 'POST', '/api/admin/projects/default/features', { name: 'exported-flag', description: 'Goes out' });
+    await createFlag('default', 'exported-flag', { description: 'Goes out' });
     await visit(admin, '/settings', 'Settings');
     const exporting = section(admin, 'Export');
     await exporting.getByRole('checkbox', { name: 'Strategy definitions' }).uncheck();
@@ -162,9 +156,8 @@ describe('import', () => {
     await save(dialog, 'Import');
     await importing.getByRole('status').filter({ hasText: 'Imported state.json' }).waitFor();
     await expectAccessible(admin, 'the settings page after an import');
-    const flag = await adminJson(app, 'GET', '/api/admin/projects/default/features/imported-flag');
-    expect(flag).toMatchObject({ name: 'imported-flag', description: 'Came in' });
-    expect(flag.environments.find((e: { name: string }) => e.name === 'development')).toMatchObject({ enabled: true });
+    expect(await flagOf('imported-flag')).toMatchObject({ name: 'imported-flag', description: 'Came in' });
+    expect(await flagEnvironment('imported-flag', 'development')).toMatchObject({ enabled: true });
   });
 
   it("shows the service's message naming the place of an invalid file, and imports nothing", async () => {
@@ -177,7 +170,8 @@ describe('import', () => {
     await admin.getByRole('button', { name: 'Dismiss' }).waitFor();
     await expectAccessible(admin, 'the settings page after a refused import');
     await screenshot(admin, 'settings-import-refused');
-    expect((await call(app, 'GET', '/api/admin/projects/default/features/valid-before-broken')).status).toBe(404);
+    const absent = await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: flagPath('valid-before-broken') } });
+    expect(absent.response.status).toBe(404);
   });
 });
 
@@ -185,7 +179,7 @@ describe('what a user may not change is not offered', () => {
   it.each(['Editor', 'Viewer'])('offers a user whose root role is %s no Settings link, and at /settings no control', async (rootRole) => {
     const username = `settings-${rootRole.toLowerCase()}`;
     await createUser(app, { username, rootRole });
-    const page = await signedIn(username);
+    const page = await signedIn(browser, app, username);
     await visit(page, '/flags', 'Flags');
     expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).count()).toBe(0);
     await visit(page, '/settings', 'Settings');

@@ -6,7 +6,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, expect } from 'vitest';
-import { USER_PASSWORD } from './users.js';
+import type { TestApp } from './app.js';
+import { sessionOf, USER_PASSWORD } from './users.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = path.resolve('reports', 'ui');
@@ -85,10 +86,13 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
   axeSource ??= await readFile(path.resolve('node_modules', 'axe-core', 'axe.min.js'), 'utf8');
   // Colours are checked as they settle, not halfway through a transition.
   await settled(page);
-  await page.evaluate(axeSource);
+  // Loaded once per document: the UI moves between its pages without loading another.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     type Result = { violations: { id: string; impact: string; help: string; nodes: { target: unknown; failureSummary?: string }[] }[] };
-    const result = await (window as unknown as { axe: { run(): Promise<Result> } }).axe.run();
+    type Axe = { run(options: { resultTypes: string[] }): Promise<Result> };
+    // Only violations are read: axe-core then spends no time listing every node that passed.
+    const result = await (window as unknown as { axe: Axe }).axe.run({ resultTypes: ['violations'] });
     return result.violations.map((v) => ({
       id: v.id,
       impact: v.impact,
@@ -107,20 +111,41 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-/** Signs in through the sign-in page and waits for the flag list. */
-export async function signIn(page: Page, username: string, password: string): Promise<void> {
+/** A new page (no document loaded yet) in a browser profile of its own at the service. */
+export async function newPage(browser: Browser, baseURL: string): Promise<Page> {
+  const page = await (await newContext(browser, baseURL)).newPage();
+  page.setDefaultTimeout(10_000);
+  return page;
+}
+
+/**
+ * A page in a browser profile of its own holding `username`'s session, no document loaded yet: the test's first visit
+ * is its first page load. The session comes from the API's sign-in, which costs two page loads less than the form
+ * (its own and the flag list after it): the form is checked in ui-browser.test.ts, and where a password was just set.
+ */
+export async function signedIn(browser: Browser, app: TestApp, username: string, password = USER_PASSWORD): Promise<Page> {
+  const cookie = await sessionOf(app, username, password);
+  const page = await newPage(browser, app.url);
+  const equals = cookie.indexOf('=');
+  await page.context().addCookies([{ name: cookie.slice(0, equals), value: cookie.slice(equals + 1), url: app.url, httpOnly: true, sameSite: 'Lax' }]);
+  return page;
+}
+
+/** A page in a browser profile of its own, signed in as `username`, on the flag list. */
+export async function signedInOnFlags(browser: Browser, app: TestApp, username: string): Promise<Page> {
+  const page = await signedIn(browser, app, username);
+  await page.goto('/flags');
+  await page.getByRole('heading', { level: 1, name: 'Flags' }).waitFor();
+  return page;
+}
+
+/** A page in a browser profile of its own, signed in as `username` through the sign-in form, on the flag list. */
+export async function signedInThroughForm(browser: Browser, app: TestApp, username: string, password = USER_PASSWORD): Promise<Page> {
+  const page = await newPage(browser, app.url);
   await page.goto('/flags');
   await page.getByLabel('Username or email').fill(username);
   await page.locator('input[type=password]').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Flags' }).waitFor();
-}
-
-/** A browser profile of its own at the service, signed in as `username`, and its page. */
-export async function signedInProfile(browser: Browser, baseURL: string, username: string, password = USER_PASSWORD): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await newContext(browser, baseURL);
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  await signIn(page, username, password);
-  return { context, page };
+  return page;
 }

@@ -1,5 +1,5 @@
 // The admin UI's pages and dialogs as the browser tests drive them: a page loaded afresh, a row's dialog opened,
-// a dialog submitted.
+// a dialog's fields filled, a dialog submitted.
 import type { Locator, Page } from 'playwright-core';
 
 /** Loads a page afresh (nothing cached from before the test's own API calls) and waits until all its data has loaded. */
@@ -27,3 +27,15 @@ export async function save(dialog: Locator, label: string): Promise<void> {
   await dialog.getByRole('button', { name: label, exact: true }).click();
   await dialog.waitFor({ state: 'detached' });
 }
+
+/** The text field named exactly `name` in `within`. */
+export const textbox = (within: Page | Locator, name: string) => within.getByRole('textbox', { name, exact: true });
+
+/** Opens the Select named `field` in `within` and clicks its option named `option` (the list opens outside `within`). */
+export async function pick(within: Locator, field: string, option: string): Promise<void> {
+  await within.getByRole('combobox', { name: field, exact: true }).click();
+  await within.page().getByRole('option', { name: option, exact: true }).click();
+}
+
+/** The rows of the table named `table` that show `text`. */
+export const row = (page: Page, table: string, text: string) => page.getByRole('table', { name: table }).getByRole('row').filter({ hasText: text });
