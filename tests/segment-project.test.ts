@@ -10,8 +10,6 @@ beforeAll(async () => {
   app = await startTestApp();
 });
 
-const segmentNames = async () => (await app.admin.GET('/api/admin/segments')).data!.segments.map((s) => s.name);
-
 describe("a segment's project", () => {
   it.each([
     ['an empty project', ''],
@@ -22,7 +20,7 @@ describe("a segment's project", () => {
     const error = expectError(response, 400, 'ValidationError');
     expect(error.message).toContain('project');
     expect(error.message).toContain(`"${project}"`);
-    expect(await segmentNames()).not.toContain(name);
+    expect((await app.admin.GET('/api/admin/segments')).data!.segments.map((s) => s.name)).not.toContain(name);
   });
 
   it.each([

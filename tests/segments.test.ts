@@ -1,10 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { components } from 'flag-service/client';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { fixtures } from './support/fixtures.js';
-
-type UpsertSegment = components['schemas']['UpsertSegment'];
 
 let app: TestApp;
 beforeAll(async () => {
@@ -14,15 +11,9 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
-const { newFlag } = fixtures(() => app, unique);
+const { newFlag, createSegment, strategiesOf } = fixtures(() => app, unique);
 
 const { latestEventId, eventsSince } = eventReader(() => app);
-
-async function createSegment(body: UpsertSegment) {
-  const result = await app.admin.POST('/api/admin/segments', { body });
-  if (result.response.status !== 201) throw new Error(`creating a segment failed: ${result.response.status} ${JSON.stringify(result.error)}`);
-  return result.data!;
-}
 
 async function getSegment(segmentId: number) {
   const result = await app.admin.GET('/api/admin/segments/{segmentId}', { params: { path: { segmentId } } });
@@ -36,18 +27,12 @@ async function segmentNames() {
   return data!.segments.map((s) => s.name);
 }
 
-async function addStrategy(featureName: string, segments: number[], environment = 'development', projectId = 'default') {
+/** Tries to add a `default` strategy using the segments; the typed answer. */
+async function addStrategyWith(featureName: string, segments: number[], environment = 'development', projectId = 'default') {
   return app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
     params: { path: { projectId, featureName, environment } },
     body: { name: 'default', segments },
   });
-}
-
-async function strategiesOf(featureName: string, environment = 'development') {
-  const { data } = await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
-    params: { path: { projectId: 'default', featureName, environment } },
-  });
-  return data!;
 }
 
 describe('segments', () => {
@@ -223,7 +208,7 @@ describe('segments used by strategies', () => {
   it('links a segment to a strategy, counts its use and refuses to delete it while used', async () => {
     const segment = await createSegment({ name: unique('in-use'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['1'] }] });
     const flag = await newFlag('segmented');
-    const added = await addStrategy(flag, [segment.id]);
+    const added = await addStrategyWith(flag, [segment.id]);
     expect(added.response.status).toBe(200);
     expect(added.data!.segments).toEqual([segment.id]);
     expect((await strategiesOf(flag))[0]!.segments).toEqual([segment.id]);
@@ -249,10 +234,10 @@ describe('segments used by strategies', () => {
     const first = await newFlag('uses-a');
     const second = await newFlag('uses-b');
     const third = await newFlag('uses-c', 'elsewhere');
-    expect((await addStrategy(first, [segment.id], 'development')).response.status).toBe(200);
-    expect((await addStrategy(first, [segment.id], 'production')).response.status).toBe(200);
-    expect((await addStrategy(second, [segment.id])).response.status).toBe(200);
-    expect((await addStrategy(third, [segment.id], 'development', 'elsewhere')).response.status).toBe(200);
+    expect((await addStrategyWith(first, [segment.id], 'development')).response.status).toBe(200);
+    expect((await addStrategyWith(first, [segment.id], 'production')).response.status).toBe(200);
+    expect((await addStrategyWith(second, [segment.id])).response.status).toBe(200);
+    expect((await addStrategyWith(third, [segment.id], 'development', 'elsewhere')).response.status).toBe(200);
     expect(await getSegment(segment.id)).toMatchObject({ usedInFeatures: 3, usedInProjects: 2 });
     const { data } = await app.admin.GET('/api/admin/segments');
     expect(data!.segments.find((s) => s.id === segment.id)).toMatchObject({ usedInFeatures: 3, usedInProjects: 2 });
@@ -261,7 +246,7 @@ describe('segments used by strategies', () => {
   it('refuses a strategy naming a segment that does not exist with 400, adding nothing', async () => {
     const flag = await newFlag('missing-segment');
     const before = await latestEventId();
-    const error = expectError(await addStrategy(flag, [876543]), 400, 'ValidationError');
+    const error = expectError(await addStrategyWith(flag, [876543]), 400, 'ValidationError');
     expect(error.message).toContain('876543');
     expect(await strategiesOf(flag)).toEqual([]);
     expect(await eventsSince(before)).toEqual([]);
@@ -271,7 +256,7 @@ describe('segments used by strategies', () => {
     const segment = await createSegment({ name: unique('other-project'), project: 'elsewhere', constraints: [] });
     const flag = await newFlag('foreign-segment');
     const before = await latestEventId();
-    expectError(await addStrategy(flag, [segment.id]), 400, 'ValidationError');
+    expectError(await addStrategyWith(flag, [segment.id]), 400, 'ValidationError');
     expect(await strategiesOf(flag)).toEqual([]);
     expect((await getSegment(segment.id)).usedInFeatures).toBe(0);
     expect(await eventsSince(before)).toEqual([]);
@@ -280,7 +265,7 @@ describe('segments used by strategies', () => {
   it('refuses to move a used segment into a project other than its flags\' with 409, and moves an unused one', async () => {
     const used = await createSegment({ name: unique('move-used'), constraints: [] });
     const flag = await newFlag('move-user');
-    expect((await addStrategy(flag, [used.id])).response.status).toBe(200);
+    expect((await addStrategyWith(flag, [used.id])).response.status).toBe(200);
     const before = await latestEventId();
     const refused = await app.admin.PUT('/api/admin/segments/{segmentId}', {
       params: { path: { segmentId: used.id } },
@@ -310,7 +295,7 @@ describe('segments used by strategies', () => {
     const one = await createSegment({ name: unique('swap-one'), constraints: [] });
     const two = await createSegment({ name: unique('swap-two'), constraints: [] });
     const flag = await newFlag('swap');
-    const added = await addStrategy(flag, [one.id]);
+    const added = await addStrategyWith(flag, [one.id]);
     const result = await app.admin.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', {
       params: { path: { projectId: 'default', featureName: flag, environment: 'development', strategyId: added.data!.id } },
       body: { name: 'default', segments: [two.id] },
