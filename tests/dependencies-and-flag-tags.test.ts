@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { fixtures } from './support/fixtures.js';
+import { fixtures, flagPath } from './support/fixtures.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -13,15 +13,9 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
-const { newFlag } = fixtures(() => app, unique);
+const { newFlag, flagOf } = fixtures(() => app, unique);
 
 const { latestEventId, eventsSince } = eventReader(() => app);
-
-async function getFlag(featureName: string, projectId = 'default') {
-  const { data, response } = await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: { projectId, featureName } } });
-  expect(response.status).toBe(200);
-  return data!;
-}
 
 function addDependency(child: string, body: { feature: string; enabled?: boolean; variants?: string[] }, projectId = 'default') {
   return app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/dependencies', {
@@ -42,10 +36,10 @@ describe('dependencies', () => {
     const before = await latestEventId();
     const result = await addDependency(child, { feature: parent });
     expect(result.response.status).toBe(200);
-    expect((await getFlag(child)).dependencies).toEqual([{ feature: parent, enabled: true }]);
-    expect((await getFlag(parent)).children).toEqual([child]);
-    expect((await getFlag(parent)).dependencies).toEqual([]);
-    expect((await getFlag(child)).children).toEqual([]);
+    expect((await flagOf(child)).dependencies).toEqual([{ feature: parent, enabled: true }]);
+    expect((await flagOf(parent)).children).toEqual([child]);
+    expect((await flagOf(parent)).dependencies).toEqual([]);
+    expect((await flagOf(child)).children).toEqual([]);
 
     const events = await eventsSince(before);
     expect(events).toHaveLength(1);
@@ -61,7 +55,7 @@ describe('dependencies', () => {
     const before = await latestEventId();
     const withVariants = await addDependency(child, { feature: parentVariants, enabled: true, variants: ['blue', 'green'] });
     expect(withVariants.response.status).toBe(200);
-    const dependencies = (await getFlag(child)).dependencies;
+    const dependencies = (await flagOf(child)).dependencies;
     expect(dependencies).toHaveLength(2);
     expect(dependencies).toContainEqual({ feature: parentOff, enabled: false });
     expect(dependencies).toContainEqual({ feature: parentVariants, enabled: true, variants: ['blue', 'green'] });
@@ -75,7 +69,7 @@ describe('dependencies', () => {
     await dependOn(child, parent);
     const result = await addDependency(child, { feature: parent, enabled: false });
     expect(result.response.status).toBe(200);
-    expect((await getFlag(child)).dependencies).toEqual([{ feature: parent, enabled: false }]);
+    expect((await flagOf(child)).dependencies).toEqual([{ feature: parent, enabled: false }]);
   });
 
   it('refuses variants when the parent must be disabled with 400', async () => {
@@ -83,7 +77,7 @@ describe('dependencies', () => {
     const child = await newFlag('child-bad-variants');
     const before = await latestEventId();
     expectError(await addDependency(child, { feature: parent, enabled: false, variants: ['a'] }), 400, 'ValidationError');
-    expect((await getFlag(child)).dependencies).toEqual([]);
+    expect((await flagOf(child)).dependencies).toEqual([]);
     expect(await eventsSince(before)).toEqual([]);
   });
 
@@ -101,7 +95,7 @@ describe('dependencies', () => {
     const before = await latestEventId();
     const error = expectError(await addDependency(root, { feature: leaf }), 400, 'ValidationError');
     expect(error.message).toContain('cycle');
-    expect((await getFlag(root)).dependencies).toEqual([]);
+    expect((await flagOf(root)).dependencies).toEqual([]);
     expect(await eventsSince(before)).toEqual([]);
   });
 
@@ -111,8 +105,8 @@ describe('dependencies', () => {
     const before = await latestEventId();
     const error = expectError(await addDependency(child, { feature: parent }), 400, 'ValidationError');
     expect(error.message).toContain(parent);
-    expect((await getFlag(child)).dependencies).toEqual([]);
-    expect((await getFlag(parent, 'other')).children).toEqual([]);
+    expect((await flagOf(child)).dependencies).toEqual([]);
+    expect((await flagOf(parent, 'other')).children).toEqual([]);
     expect(await eventsSince(before)).toEqual([]);
   });
 
@@ -121,7 +115,7 @@ describe('dependencies', () => {
     const before = await latestEventId();
     const error = expectError(await addDependency(child, { feature: 'no-such-parent' }), 400, 'ValidationError');
     expect(error.message).toContain('no-such-parent');
-    expect((await getFlag(child)).dependencies).toEqual([]);
+    expect((await flagOf(child)).dependencies).toEqual([]);
     expect(await eventsSince(before)).toEqual([]);
   });
 
@@ -129,11 +123,12 @@ describe('dependencies', () => {
     const parent = await newFlag('parent-of-nothing');
     expectError(await addDependency('ghost-child', { feature: parent }), 404, 'NotFoundError');
     expectError(await addDependency(parent, { feature: parent }, 'nowhere'), 404, 'NotFoundError');
-    expect((await getFlag(parent)).children).toEqual([]);
+    expect((await flagOf(parent)).children).toEqual([]);
   });
 
   it('refuses a body without a parent with 400', async () => {
     const child = await newFlag('no-parent-body');
+    // A body the types forbid, so sent raw.
     const error = expectError(await call(app, 'POST', `/api/admin/projects/default/features/${child}/dependencies`, { body: { enabled: true } }), 400, 'ValidationError');
     expect(error.message).toContain('feature');
   });
@@ -149,8 +144,8 @@ describe('dependencies', () => {
       params: { path: { projectId: 'default', featureName: child, parent } },
     });
     expect(result.response.status).toBe(200);
-    expect((await getFlag(child)).dependencies).toEqual([{ feature: kept, enabled: true }]);
-    expect((await getFlag(parent)).children).toEqual([]);
+    expect((await flagOf(child)).dependencies).toEqual([{ feature: kept, enabled: true }]);
+    expect((await flagOf(parent)).children).toEqual([]);
     const events = await eventsSince(before);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'feature-dependency-removed', featureName: child, project: 'default', data: { feature: parent } });
@@ -174,9 +169,9 @@ describe('dependencies', () => {
       params: { path: { projectId: 'default', featureName: child } },
     });
     expect(result.response.status).toBe(200);
-    expect((await getFlag(child)).dependencies).toEqual([]);
-    expect((await getFlag(first)).children).toEqual([]);
-    expect((await getFlag(second)).children).toEqual([]);
+    expect((await flagOf(child)).dependencies).toEqual([]);
+    expect((await flagOf(first)).children).toEqual([]);
+    expect((await flagOf(second)).children).toEqual([]);
     const events = await eventsSince(before);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'feature-dependencies-removed', featureName: child, project: 'default' });
@@ -193,13 +188,21 @@ describe('dependencies', () => {
   });
 
   it('answers 404 when removing dependencies of an unknown flag', async () => {
-    expectError(await call(app, 'DELETE', '/api/admin/projects/default/features/ghost-child/dependencies'), 404, 'NotFoundError');
-    expectError(await call(app, 'DELETE', '/api/admin/projects/default/features/ghost-child/dependencies/anything'), 404, 'NotFoundError');
+    const ghost = flagPath('ghost-child');
+    expectError(await app.admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}/dependencies', { params: { path: ghost } }), 404, 'NotFoundError');
+    expectError(
+      await app.admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}/dependencies/{parent}', { params: { path: { ...ghost, parent: 'anything' } } }),
+      404,
+      'NotFoundError',
+    );
   });
 });
 
 describe('tags on flags', () => {
-  const tagsPath = (featureName: string) => `/api/admin/features/${featureName}/tags`;
+  const tagsPath = '/api/admin/features/{featureName}/tags' as const;
+  const ofFlag = (featureName: string) => ({ params: { path: { featureName } } });
+  const untag = (featureName: string, type: string, value: string) =>
+    app.admin.DELETE('/api/admin/features/{featureName}/tags/{type}/{value}', { params: { path: { featureName, type, value } } });
 
   async function tagsOf(featureName: string) {
     const { data, response } = await app.admin.GET('/api/admin/features/{featureName}/tags', { params: { path: { featureName } } });
@@ -230,7 +233,7 @@ describe('tags on flags', () => {
     expect(result.response.status).toBe(201);
     expect(result.data).toEqual({ type: 'simple', value });
     expect(await tagsOf(flag)).toEqual([{ type: 'simple', value }]);
-    expect((await getFlag(flag)).tags).toEqual([{ type: 'simple', value }]);
+    expect((await flagOf(flag)).tags).toEqual([{ type: 'simple', value }]);
     expect(await tagValues('simple')).toContain(value);
 
     const events = await eventsSince(before);
@@ -273,22 +276,29 @@ describe('tags on flags', () => {
     expect(await eventsSince(before)).toEqual([]);
   });
 
-  it.each([
-    ['a value of one character', { type: 'simple', value: 'x' }, 'value'],
-    ['an unknown field', { type: 'simple', value: 'fine-value', colour: 'red' }, 'colour'],
-  ])('refuses %s with 400', async (_case, body, mention) => {
+  async function expectRefusedMentioning(send: (flag: string) => Promise<Parameters<typeof expectError>[0]>, mention: string) {
     const flag = await newFlag('bad-tag-body');
-    const error = expectError(await call(app, 'POST', tagsPath(flag), { body }), 400, 'ValidationError');
+    const error = expectError(await send(flag), 400, 'ValidationError');
     expect(error.message).toContain(mention);
     expect(await tagsOf(flag)).toEqual([]);
+  }
+
+  it('refuses a value of one character with 400', async () => {
+    await expectRefusedMentioning((flag) => app.admin.POST(tagsPath, { ...ofFlag(flag), body: { type: 'simple', value: 'x' } }), 'value');
+  });
+
+  it('refuses an unknown field with 400', async () => {
+    // A body the types forbid, so sent raw.
+    const body = { type: 'simple', value: 'fine-value', colour: 'red' };
+    await expectRefusedMentioning((flag) => call(app, 'POST', `/api/admin/features/${flag}/tags`, { body }), 'colour');
   });
 
   it('answers 404 for an unknown flag on every tag operation', async () => {
     const before = await latestEventId();
-    expectError(await call(app, 'GET', tagsPath('ghost-flag')), 404, 'NotFoundError');
+    expectError(await app.admin.GET(tagsPath, ofFlag('ghost-flag')), 404, 'NotFoundError');
     expectError(await tag('ghost-flag', 'simple', unique('ghost-tag')), 404, 'NotFoundError');
-    expectError(await call(app, 'PUT', tagsPath('ghost-flag'), { body: { addedTags: [{ type: 'simple', value: 'ghostly' }] } }), 404, 'NotFoundError');
-    expectError(await call(app, 'DELETE', `${tagsPath('ghost-flag')}/simple/ghostly`), 404, 'NotFoundError');
+    expectError(await app.admin.PUT(tagsPath, { ...ofFlag('ghost-flag'), body: { addedTags: [{ type: 'simple', value: 'ghostly' }] } }), 404, 'NotFoundError');
+    expectError(await untag('ghost-flag', 'simple', 'ghostly'), 404, 'NotFoundError');
     expect(await eventsSince(before)).toEqual([]);
   });
 
@@ -321,7 +331,8 @@ describe('tags on flags', () => {
     const kept = unique('stays');
     await tag(flag, 'simple', kept);
     const before = await latestEventId();
-    const response = await call(app, 'PUT', tagsPath(flag), {
+    const response = await app.admin.PUT(tagsPath, {
+      ...ofFlag(flag),
       body: { removedTags: [{ type: 'simple', value: kept }], addedTags: [{ type: 'missing-type', value: 'whatever' }] },
     });
     expectError(response, 400, 'ValidationError');
@@ -334,9 +345,7 @@ describe('tags on flags', () => {
     const value = unique('removable');
     await tag(flag, 'team', value);
     const before = await latestEventId();
-    const result = await app.admin.DELETE('/api/admin/features/{featureName}/tags/{type}/{value}', {
-      params: { path: { featureName: flag, type: 'team', value } },
-    });
+    const result = await untag(flag, 'team', value);
     expect(result.response.status).toBe(200);
     expect(await tagsOf(flag)).toEqual([]);
     // The tag itself still exists.
@@ -346,9 +355,7 @@ describe('tags on flags', () => {
     expect(events[0]).toMatchObject({ type: 'feature-untagged', featureName: flag, project: 'default', preData: { type: 'team', value } });
 
     const again = await latestEventId();
-    const absent = await app.admin.DELETE('/api/admin/features/{featureName}/tags/{type}/{value}', {
-      params: { path: { featureName: flag, type: 'team', value } },
-    });
+    const absent = await untag(flag, 'team', value);
     expectError(absent, 404, 'NotFoundError');
     expect(await eventsSince(again)).toEqual([]);
   });
@@ -358,7 +365,7 @@ describe('tags on flags', () => {
     const other = await newFlag('non-carrier');
     const value = unique('elsewhere');
     await tag(carrier, 'simple', value);
-    expectError(await call(app, 'DELETE', `${tagsPath(other)}/simple/${value}`), 404, 'NotFoundError');
+    expectError(await untag(other, 'simple', value), 404, 'NotFoundError');
     expect(await tagsOf(carrier)).toEqual([{ type: 'simple', value }]);
   });
 });

@@ -63,6 +63,7 @@ describe('creating a tag', () => {
     expect(response.status).toBe(201);
     const location = response.headers.get('location')!;
     expect(location).toBe(`/api/admin/tags/simple/${encodeURIComponent(value)}`);
+    // Raw: the Location header is followed as the service wrote it.
     const fetched = await call(app, 'GET', location);
     expect(fetched.status).toBe(200);
     expect(fetched.json).toEqual({ version: 1, tag: { type: 'simple', value } });
@@ -97,16 +98,16 @@ describe('creating a tag', () => {
   it('creates a tag once when the same tag is created concurrently', async () => {
     const before = await eventCount();
     const results = await Promise.all(
-      [0, 1, 2].map(() => call(app, 'POST', '/api/admin/tags', { body: { type: 'simple', value: 'concurrent-create' } })),
+      [0, 1, 2].map(() => app.admin.POST('/api/admin/tags', { body: { type: 'simple', value: 'concurrent-create' } })),
     );
-    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
-    for (const refused of results.filter((r) => r.status === 409)) expectError(refused, 409, 'NameExistsError');
+    expect(results.map((r) => r.response.status).sort()).toEqual([201, 409, 409]);
+    for (const refused of results.filter((r) => r.response.status === 409)) expectError(refused, 409, 'NameExistsError');
     expect(await eventCount()).toBe(before + 1);
   });
 
   it('refuses a tag whose type does not exist with 400 ValidationError naming the type, and writes no event', async () => {
     const before = await eventCount();
-    const response = await call(app, 'POST', '/api/admin/tags', { body: { type: 'no-such-type', value: 'orphan' } });
+    const response = await app.admin.POST('/api/admin/tags', { body: { type: 'no-such-type', value: 'orphan' } });
     const error = expectError(response, 400, 'ValidationError');
     expect(error.message).toContain('type');
     expect(error.message).toContain('no-such-type');
@@ -114,6 +115,13 @@ describe('creating a tag', () => {
     const { data } = await app.admin.GET('/api/admin/tags/{type}', { params: { path: { type: 'no-such-type' } } });
     expect(data!.tags).toEqual([]);
   });
+
+  async function expectRefusedNaming(send: () => Promise<Parameters<typeof expectError>[0]>, field: string) {
+    const before = await eventCount();
+    const error = expectError(await send(), 400, 'ValidationError');
+    expect(error.message).toContain(field);
+    expect(await eventCount()).toBe(before);
+  }
 
   it.each([
     ['a value of one character', { type: 'simple', value: 'a' }, 'body.value'],
@@ -124,17 +132,19 @@ describe('creating a tag', () => {
     ['a type of one character', { type: 's', value: 'okay' }, 'body.type'],
     ['a type of 51 characters', { type: 't'.repeat(51), value: 'okay' }, 'body.type'],
     ['a type that is not URL-safe', { type: 'has space', value: 'okay' }, 'body.type'],
+  ])('refuses %s with 400 ValidationError naming the field, and writes no event', async (_case, body, field) => {
+    await expectRefusedNaming(() => app.admin.POST('/api/admin/tags', { body }), field);
+  });
+
+  // Bodies the types forbid, so sent raw.
+  it.each([
     ['an unknown field', { type: 'simple', value: 'okay', colour: 'red' }, 'colour'],
     ['a value of the wrong JSON type', { type: 'simple', value: 42 }, 'body.value'],
     ['a type of the wrong JSON type', { type: ['simple'], value: 'okay' }, 'body.type'],
     ['a missing value', { type: 'simple' }, 'value'],
     ['a missing type', { value: 'okay' }, 'type'],
   ])('refuses %s with 400 ValidationError naming the field, and writes no event', async (_case, body, field) => {
-    const before = await eventCount();
-    const response = await call(app, 'POST', '/api/admin/tags', { body });
-    const error = expectError(response, 400, 'ValidationError');
-    expect(error.message).toContain(field);
-    expect(await eventCount()).toBe(before);
+    await expectRefusedNaming(() => call(app, 'POST', '/api/admin/tags', { body }), field);
   });
 
   it('refuses a body that is not an object with 400 ValidationError', async () => {
@@ -155,7 +165,7 @@ describe('creating a tag', () => {
 
   it('refuses a caller without a credential with 401', async () => {
     const before = await eventCount();
-    const response = await call(app, 'POST', '/api/admin/tags', { token: null, body: { type: 'simple', value: 'anonymous' } });
+    const response = await app.clientWith().POST('/api/admin/tags', { body: { type: 'simple', value: 'anonymous' } });
     expectError(response, 401, 'AuthenticationRequired');
     expect(await eventCount()).toBe(before);
     expect((await getTag('simple', 'anonymous')).response.status).toBe(404);
@@ -224,7 +234,7 @@ describe('reading tags', () => {
 
   it('answers a path parameter longer than the contract allows with a contract error', async () => {
     // The contract bounds path parameters at 100 characters and lists 400 for these operations.
-    const response = await call(app, 'GET', `/api/admin/tags/simple/${'x'.repeat(101)}`);
+    const response = await getTag('simple', 'x'.repeat(101));
     const error = expectError(response, 400, 'ValidationError');
     expect(error.message).toContain('value');
   });
@@ -266,8 +276,8 @@ describe('deleting a tag', () => {
       const value = `concurrent-delete-${round}`;
       await createTag('simple', value);
       const before = await eventCount();
-      const results = await Promise.all([0, 1, 2].map(() => call(app, 'DELETE', `/api/admin/tags/simple/${value}`)));
-      expect(results.map((r) => r.status).sort()).toEqual([200, 404, 404]);
+      const results = await Promise.all([0, 1, 2].map(() => deleteTag('simple', value)));
+      expect(results.map((r) => r.response.status).sort()).toEqual([200, 404, 404]);
       expect(await eventCount()).toBe(before + 1);
     }
   });
