@@ -1,10 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, startTestApp, type RawResponse, type TestApp } from './support/app.js';
-import { adminJson, appWithClientTokens, fixtures, newApiToken } from './support/fixtures.js';
+import type { components, operations, ServiceClient } from '../client/index.js';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
+import { uniqueNames } from './support/events.js';
+import { appWithClientTokens, fixtures, flagPath, newApiToken } from './support/fixtures.js';
 import { metrics, registration } from './support/sdk-reports.js';
+
+type ClientFeaturesQuery = NonNullable<operations['getClientFeatures']['parameters']['query']>;
+type ClientMetrics = components['schemas']['ClientMetrics'];
 
 let app: TestApp;
 /** Client tokens of the default app, per environment, all projects. */
@@ -15,35 +19,26 @@ beforeAll(async () => {
   ({ app, devToken, prodToken } = await appWithClientTokens());
 });
 
-const unique = (label: string) => `ca-${label}-${randomBytes(4).toString('hex')}`;
+const unique = uniqueNames();
+const { createFlag, newProject, turnOn, turnOff, addStrategy, archiveFlag, flagEnvironment, createSegment } = fixtures(() => app, unique);
 
-const admin = (method: string, path: string, body?: unknown, on: TestApp = app) => adminJson(on, method, path, body);
-const { createFlag } = fixtures(() => app, unique);
-
-const featuresPath = (project: string) => `/api/admin/projects/${project}/features`;
-const envPath = (project: string, flag: string, environment: string) => `${featuresPath(project)}/${flag}/environments/${environment}`;
-
-async function addStrategy(flag: string, environment: string, strategy: object, project = 'default', on = app) {
-  return admin('POST', `${envPath(project, flag, environment)}/strategies`, strategy, on);
+/** GET /api/client/features with a token (null: none), query and headers. */
+function clientFeatures(token: string | null, query: ClientFeaturesQuery = {}, headers: Record<string, string> = {}, on = app) {
+  return on.clientWith(token ?? undefined).GET('/api/client/features', { params: { query }, headers });
 }
 
-async function enable(flag: string, environment: string, project = 'default', on = app) {
-  await admin('POST', `${envPath(project, flag, environment)}/on`, undefined, on);
+async function featuresOf(token: string, query: ClientFeaturesQuery = {}, headers: Record<string, string> = {}) {
+  const { data, error, response } = await clientFeatures(token, query, headers);
+  expect(response.status, JSON.stringify(error)).toBe(200);
+  return data!;
 }
 
-async function disable(flag: string, environment: string, project = 'default', on = app) {
-  await admin('POST', `${envPath(project, flag, environment)}/off`, undefined, on);
-}
+/** GET /api/client/features/{featureName} with the token. */
+const clientFeature = (token: string, featureName: string) => app.clientWith(token).GET('/api/client/features/{featureName}', { params: { path: { featureName } } });
 
-/** GET /api/client/features with a token (null: none) and query string. */
-function clientFeatures(token: string | null, query = '', headers: Record<string, string> = {}, on = app): Promise<RawResponse> {
-  return call(on, 'GET', `/api/client/features${query}`, { token, headers });
-}
-
-async function featuresOf(token: string, query = '', headers: Record<string, string> = {}) {
-  const response = await clientFeatures(token, query, headers);
-  expect(response.status, response.text).toBe(200);
-  return response.json as { version: number; features: any[]; segments?: any[] };
+async function tag(featureName: string, value: string) {
+  const result = await app.admin.POST('/api/admin/features/{featureName}/tags', { params: { path: { featureName } }, body: { type: 'simple', value } });
+  expect(result.response.status, JSON.stringify(result.error)).toBe(201);
 }
 
 const names = (body: { features: { name: string }[] }) => body.features.map((f) => f.name).sort();
@@ -64,34 +59,41 @@ describe('GET /api/client/features: shape', () => {
     const archived = `${p}.archived`;
 
     await createFlag('default', full, { type: 'experiment', description: 'the full one', impressionData: true });
-    await addStrategy(full, 'development', {
+    await addStrategy(full, {
       name: 'flexibleRollout',
       title: 'Half',
       parameters: { rollout: 50, stickiness: 'userId', groupId: full },
       constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1', 'u2'] }],
       variants: [{ name: 'blue', weightType: 'variable', stickiness: 'userId', payload: { type: 'json', value: '{"color":"blue"}' } }],
     });
-    await addStrategy(full, 'development', { name: 'remoteAddress', title: 'off', disabled: true, parameters: { IPs: '10.9.9.9' } });
-    await addStrategy(full, 'development', { name: 'default', title: 'second' });
-    await admin('PUT', `${envPath('default', full, 'development')}/variants`, [{ name: 'control', weightType: 'variable', payload: { type: 'string', value: 'c' } }]);
-    await enable(full, 'development');
-    await addStrategy(full, 'production', { name: 'remoteAddress', parameters: { IPs: '10.0.0.1' } });
+    await addStrategy(full, { name: 'remoteAddress', title: 'off', disabled: true, parameters: { IPs: '10.9.9.9' } });
+    await addStrategy(full, { name: 'default', title: 'second' });
+    const variants = await app.admin.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
+      params: { path: { ...flagPath(full), environment: 'development' } },
+      body: [{ name: 'control', weightType: 'variable', payload: { type: 'string', value: 'c' } }],
+    });
+    expect(variants.response.status, JSON.stringify(variants.error)).toBe(200);
+    await turnOn(full, 'development');
+    await addStrategy(full, { name: 'remoteAddress', parameters: { IPs: '10.0.0.1' } }, 'production');
 
     await createFlag('default', parent);
     await createFlag('default', child);
-    await admin('POST', `${featuresPath('default')}/${child}/dependencies`, { feature: parent, enabled: true });
+    const dependency = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/dependencies', {
+      params: { path: flagPath(child) },
+      body: { feature: parent, enabled: true },
+    });
+    expect(dependency.response.status, JSON.stringify(dependency.error)).toBe(200);
     await createFlag('default', archived);
-    await enable(archived, 'development');
-    await admin('DELETE', `${featuresPath('default')}/${archived}`);
+    await turnOn(archived, 'development');
+    await archiveFlag('default', archived);
 
-    const stored = await admin('GET', `${featuresPath('default')}/${full}`);
-    const storedDev = stored.environments.find((e: any) => e.name === 'development');
+    const storedDev = await flagEnvironment(full);
 
-    const body = await featuresOf(devToken, `?namePrefix=${p}`);
+    const body = await featuresOf(devToken, { namePrefix: p });
     expect(body.version).toBe(1);
     expect(names(body)).toEqual([child, full, parent].sort());
 
-    const feature = body.features.find((f) => f.name === full);
+    const feature = body.features.find((f) => f.name === full)!;
     expect(feature).toMatchObject({
       name: full,
       type: 'experiment',
@@ -106,11 +108,11 @@ describe('GET /api/client/features: shape', () => {
         name: 'flexibleRollout',
         parameters: { rollout: '50', stickiness: 'userId', groupId: full },
         constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1', 'u2'], caseInsensitive: false, inverted: false }],
-        variants: storedDev.strategies[0].variants,
+        variants: storedDev.strategies[0]!.variants,
       },
       { name: 'default', parameters: {}, constraints: [], variants: [] },
     ]);
-    expect(feature.strategies[0].variants).toMatchObject([{ name: 'blue', weight: 1000, stickiness: 'userId', payload: { type: 'json', value: '{"color":"blue"}' } }]);
+    expect(feature.strategies[0]!.variants).toMatchObject([{ name: 'blue', weight: 1000, stickiness: 'userId', payload: { type: 'json', value: '{"color":"blue"}' } }]);
     for (const strategy of feature.strategies) {
       for (const key of ['id', 'title', 'sortOrder', 'disabled', 'segments']) expect(strategy).not.toHaveProperty(key);
       for (const value of Object.values(strategy.parameters)) expect(typeof value).toBe('string');
@@ -121,35 +123,36 @@ describe('GET /api/client/features: shape', () => {
     expect(feature.parameters).toEqual({ rollout: '50', stickiness: 'userId', groupId: full });
     expect(feature).not.toHaveProperty('dependencies');
 
-    const childFeature = body.features.find((f) => f.name === child);
+    const childFeature = body.features.find((f) => f.name === child)!;
     expect(childFeature.dependencies).toEqual([{ feature: parent, enabled: true }]);
     expect(body.features.find((f) => f.name === parent)).not.toHaveProperty('dependencies');
     expect(childFeature).toMatchObject({ enabled: false, strategies: [], variants: [], description: null, impressionData: false, type: 'release' });
 
     // The production token sees production's state of the same flag.
-    const production = await featuresOf(prodToken, `?namePrefix=${p}`);
+    const production = await featuresOf(prodToken, { namePrefix: p });
     expect(names(production)).toEqual([child, full, parent].sort());
-    const inProduction = production.features.find((f) => f.name === full);
+    const inProduction = production.features.find((f) => f.name === full)!;
     expect(inProduction).toMatchObject({ enabled: false, strategy: 'remoteAddress', parameters: { IPs: '10.0.0.1' }, variants: [] });
     expect(inProduction.strategies).toEqual([{ name: 'remoteAddress', parameters: { IPs: '10.0.0.1' }, constraints: [], variants: [] }]);
 
     // An admin token (all environments) reads development.
-    const asAdmin = await featuresOf(app.adminToken, `?namePrefix=${p}`);
+    const asAdmin = await featuresOf(app.adminToken, { namePrefix: p });
     expect(asAdmin).toEqual(body);
   });
 
   it('with AUTH_TYPE none and no Authorization header reads development', async () => {
     const open = await startTestApp({ authType: 'none' });
     const flag = unique('open');
-    await fixtures(() => open, unique).createFlag('default', flag);
-    await addStrategy(flag, 'production', { name: 'default' }, 'default', open);
-    await enable(flag, 'production', 'default', open);
-    await addStrategy(flag, 'development', { name: 'remoteAddress', parameters: { IPs: '1.2.3.4' } }, 'default', open);
+    const onOpen = fixtures(() => open, unique);
+    await onOpen.createFlag('default', flag);
+    await onOpen.addStrategy(flag, { name: 'default' }, 'production');
+    await onOpen.turnOn(flag, 'production');
+    await onOpen.addStrategy(flag, { name: 'remoteAddress', parameters: { IPs: '1.2.3.4' } });
 
-    const response = await clientFeatures(null, `?namePrefix=${flag}`, {}, open);
+    const { data, response } = await clientFeatures(null, { namePrefix: flag }, {}, open);
     expect(response.status).toBe(200);
-    expect(response.json.features).toHaveLength(1);
-    expect(response.json.features[0]).toMatchObject({ name: flag, enabled: false, strategy: 'remoteAddress', parameters: { IPs: '1.2.3.4' } });
+    expect(data!.features).toHaveLength(1);
+    expect(data!.features[0]).toMatchObject({ name: flag, enabled: false, strategy: 'remoteAddress', parameters: { IPs: '1.2.3.4' } });
   });
 });
 
@@ -161,10 +164,8 @@ describe('GET /api/client/features: project scope', () => {
   let tokenA: string;
 
   beforeAll(async () => {
-    projectA = unique('pa');
-    projectB = unique('pb');
-    await admin('POST', '/api/admin/projects', { id: projectA, name: projectA });
-    await admin('POST', '/api/admin/projects', { id: projectB, name: projectB });
+    projectA = await newProject('pa');
+    projectB = await newProject('pb');
     flagA = `${projectA}.flag`;
     flagB = `${projectB}.flag`;
     await createFlag(projectA, flagA);
@@ -178,21 +179,21 @@ describe('GET /api/client/features: project scope', () => {
     expect(new Set(all.features.map((f) => f.project))).toEqual(new Set([projectA]));
     expect(names(all)).toEqual([flagA]);
 
-    expect((await featuresOf(tokenA, `?project=${projectB}`)).features).toEqual([]);
-    expect(names(await featuresOf(tokenA, `?project=${projectA}&project=${projectB}`))).toEqual([flagA]);
-    expect((await featuresOf(tokenA, '?project=default')).features).toEqual([]);
+    expect((await featuresOf(tokenA, { project: [projectB] })).features).toEqual([]);
+    expect(names(await featuresOf(tokenA, { project: [projectA, projectB] }))).toEqual([flagA]);
+    expect((await featuresOf(tokenA, { project: ['default'] })).features).toEqual([]);
   });
 
   it('an all-projects token with several project values gets each of them (OR)', async () => {
-    expect(names(await featuresOf(devToken, `?project=${projectA}&project=${projectB}`))).toEqual([flagA, flagB].sort());
-    expect(names(await featuresOf(devToken, `?project=${projectB}`))).toEqual([flagB]);
+    expect(names(await featuresOf(devToken, { project: [projectA, projectB] }))).toEqual([flagA, flagB].sort());
+    expect(names(await featuresOf(devToken, { project: [projectB] }))).toEqual([flagB]);
   });
 
   it('the single-flag endpoint answers 404 for a flag outside the token projects', async () => {
-    const inside = await call(app, 'GET', `/api/client/features/${flagA}`, { token: tokenA });
-    expect(inside.status).toBe(200);
-    expect(inside.json.name).toBe(flagA);
-    expectError(await call(app, 'GET', `/api/client/features/${flagB}`, { token: tokenA }), 404, 'NotFoundError');
+    const inside = await clientFeature(tokenA, flagA);
+    expect(inside.response.status).toBe(200);
+    expect(inside.data!.name).toBe(flagA);
+    expectError(await clientFeature(tokenA, flagB), 404, 'NotFoundError');
   });
 });
 
@@ -204,23 +205,22 @@ describe('GET /api/client/features: filters', () => {
     const x = `x-${p}`;
     const y = `y-${p}`;
     const colon = `k:v-${p}`;
-    await admin('POST', `/api/admin/features/${f1}/tags`, { type: 'simple', value: x });
-    await admin('POST', `/api/admin/features/${f2}/tags`, { type: 'simple', value: y });
-    await admin('POST', `/api/admin/features/${f3}/tags`, { type: 'simple', value: colon });
+    await tag(f1, x);
+    await tag(f2, y);
+    await tag(f3, colon);
 
-    const q = (v: string) => encodeURIComponent(v);
-    expect(names(await featuresOf(devToken, `?tag=simple:${q(x)}`))).toEqual([f1]);
-    expect(names(await featuresOf(devToken, `?tag[]=simple:${q(x)}`))).toEqual([f1]);
-    expect(names(await featuresOf(devToken, `?tag=simple:${q(x)}&tag=simple:${q(y)}`))).toEqual([f1, f2].sort());
-    expect(names(await featuresOf(devToken, `?tag[]=simple:${q(x)}&tag[]=simple:${q(y)}`))).toEqual([f1, f2].sort());
-    expect(names(await featuresOf(devToken, `?tag=simple:${q(colon)}`))).toEqual([f3]);
-    expect(names(await featuresOf(devToken, `?tag=simple:${q(colon)}&namePrefix=${p}`))).toEqual([f3]);
+    expect(names(await featuresOf(devToken, { tag: [`simple:${x}`] }))).toEqual([f1]);
+    expect(names(await featuresOf(devToken, { 'tag[]': [`simple:${x}`] }))).toEqual([f1]);
+    expect(names(await featuresOf(devToken, { tag: [`simple:${x}`, `simple:${y}`] }))).toEqual([f1, f2].sort());
+    expect(names(await featuresOf(devToken, { 'tag[]': [`simple:${x}`, `simple:${y}`] }))).toEqual([f1, f2].sort());
+    expect(names(await featuresOf(devToken, { tag: [`simple:${colon}`] }))).toEqual([f3]);
+    expect(names(await featuresOf(devToken, { tag: [`simple:${colon}`], namePrefix: p }))).toEqual([f3]);
 
     // Malformed or unknown values match no flag and still answer 200.
-    expect((await featuresOf(devToken, `?tag=${q(x)}`)).features).toEqual([]);
-    expect((await featuresOf(devToken, '?tag=simple')).features).toEqual([]);
-    expect((await featuresOf(devToken, `?tag=nosuchtype:${q(x)}`)).features).toEqual([]);
-    expect((await featuresOf(devToken, `?project=${unique('nope')}`)).features).toEqual([]);
+    expect((await featuresOf(devToken, { tag: [x] })).features).toEqual([]);
+    expect((await featuresOf(devToken, { tag: ['simple'] })).features).toEqual([]);
+    expect((await featuresOf(devToken, { tag: [`nosuchtype:${x}`] })).features).toEqual([]);
+    expect((await featuresOf(devToken, { project: [unique('nope')] })).features).toEqual([]);
   });
 
   it('namePrefix is a case-sensitive prefix without wildcards', async () => {
@@ -231,12 +231,12 @@ describe('GET /api/client/features: filters', () => {
     const other = `${p}Xc`;
     for (const f of [upper, plain, underscore, other]) await createFlag('default', f);
 
-    expect(names(await featuresOf(devToken, `?namePrefix=${p}`))).toEqual([plain, underscore, other].sort());
-    expect(names(await featuresOf(devToken, `?namePrefix=N${p.slice(1)}`))).toEqual([upper]);
-    expect(names(await featuresOf(devToken, `?namePrefix=${p}_`))).toEqual([underscore]);
-    expect((await featuresOf(devToken, `?namePrefix=${p}%25`)).features).toEqual([]);
-    expect((await featuresOf(devToken, `?namePrefix=%25${p}`)).features).toEqual([]);
-    expect((await featuresOf(devToken, `?namePrefix=_${p.slice(1)}`)).features).toEqual([]);
+    expect(names(await featuresOf(devToken, { namePrefix: p }))).toEqual([plain, underscore, other].sort());
+    expect(names(await featuresOf(devToken, { namePrefix: `N${p.slice(1)}` }))).toEqual([upper]);
+    expect(names(await featuresOf(devToken, { namePrefix: `${p}_` }))).toEqual([underscore]);
+    expect((await featuresOf(devToken, { namePrefix: `${p}%` })).features).toEqual([]);
+    expect((await featuresOf(devToken, { namePrefix: `%${p}` })).features).toEqual([]);
+    expect((await featuresOf(devToken, { namePrefix: `_${p.slice(1)}` })).features).toEqual([]);
   });
 });
 
@@ -246,26 +246,26 @@ describe('GET /api/client/features: segments', () => {
     const flag = `${p}.flag`;
     const segmentConstraint = { contextName: 'userId', operator: 'IN', values: ['u1'], caseInsensitive: false, inverted: false };
     const ownConstraint = { contextName: 'appName', operator: 'IN', values: ['web'], caseInsensitive: false, inverted: false };
-    const segment = await admin('POST', '/api/admin/segments', { name: p, constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1'] }] });
+    const segment = await createSegment({ name: p, constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1'] }] });
     await createFlag('default', flag);
-    await addStrategy(flag, 'development', { name: 'default', constraints: [{ contextName: 'appName', operator: 'IN', values: ['web'] }], segments: [segment.id] });
-    await enable(flag, 'development');
+    await addStrategy(flag, { name: 'default', constraints: [{ contextName: 'appName', operator: 'IN', values: ['web'] }], segments: [segment.id] });
+    await turnOn(flag, 'development');
 
-    const query = `?namePrefix=${p}`;
+    const query = { namePrefix: p };
     const inlineHeaders: Record<string, string>[] = [{}, { 'Unleash-Client-Spec': '4.1.0' }, { 'Unleash-Client-Spec': 'not-a-version' }];
     for (const headers of inlineHeaders) {
-      const response = await clientFeatures(devToken, query, headers);
+      const { data, response } = await clientFeatures(devToken, query, headers);
       expect(response.status).toBe(200);
-      expect(response.text).not.toContain('"segments"');
-      expect(response.json.features[0].strategies).toEqual([{ name: 'default', parameters: {}, constraints: [ownConstraint, segmentConstraint], variants: [] }]);
+      expect(JSON.stringify(data)).not.toContain('"segments"');
+      expect(data!.features[0]!.strategies).toEqual([{ name: 'default', parameters: {}, constraints: [ownConstraint, segmentConstraint], variants: [] }]);
     }
     // Without the header, no strategy anywhere carries segments.
     const everything = await clientFeatures(devToken);
-    expect(everything.text).not.toContain('"segments"');
+    expect(JSON.stringify(everything.data)).not.toContain('"segments"');
 
     for (const spec of ['4.2.0', '5.2.0']) {
       const body = await featuresOf(devToken, query, { 'Unleash-Client-Spec': spec });
-      expect(body.features[0].strategies).toEqual([{ name: 'default', parameters: {}, constraints: [ownConstraint], variants: [], segments: [segment.id] }]);
+      expect(body.features[0]!.strategies).toEqual([{ name: 'default', parameters: {}, constraints: [ownConstraint], variants: [], segments: [segment.id] }]);
       expect(body.segments).toEqual([{ id: segment.id, name: p, constraints: [segmentConstraint] }]);
     }
   });
@@ -276,56 +276,59 @@ describe('GET /api/client/features: ETag', () => {
     const p = unique('etag');
     const flag = `${p}.flag`;
     await createFlag('default', flag);
-    const query = `?namePrefix=${p}`;
+    const query = { namePrefix: p };
+    const etagOf = (result: { response: Response }) => result.response.headers.get('etag');
 
     const first = await clientFeatures(devToken, query);
-    const etag = first.headers.etag as string;
+    const etag = etagOf(first)!;
     expect(etag).toMatch(/^"[^"]+"$/);
-    expect((await clientFeatures(devToken, query)).headers.etag).toBe(etag);
-    expect(first.json.features[0].enabled).toBe(false);
+    expect(etagOf(await clientFeatures(devToken, query))).toBe(etag);
+    expect(first.data!.features[0]!.enabled).toBe(false);
 
     for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, `W/"other",W/${etag}`]) {
-      const response = await clientFeatures(devToken, query, { 'If-None-Match': ifNoneMatch });
+      const { error, response } = await clientFeatures(devToken, query, { 'If-None-Match': ifNoneMatch });
       expect(response.status, ifNoneMatch).toBe(304);
-      expect(response.text).toBe('');
+      // The client reads a non-2xx body as text: the empty string for no body.
+      expect(error).toBe('');
     }
     for (const ifNoneMatch of ['"stale:1:v1"', `"${etag.slice(1, -2)}"`, 'W/"other"']) {
-      const response = await clientFeatures(devToken, query, { 'If-None-Match': ifNoneMatch });
-      expect(response.status, ifNoneMatch).toBe(200);
-      expect(response.json).toEqual(first.json);
-      expect(response.headers.etag).toBe(etag);
+      const result = await clientFeatures(devToken, query, { 'If-None-Match': ifNoneMatch });
+      expect(result.response.status, ifNoneMatch).toBe(200);
+      expect(result.data).toEqual(first.data);
+      expect(etagOf(result)).toBe(etag);
     }
 
     // Changes that cannot affect the answer keep the ETag.
-    await admin('POST', '/api/admin/tag-types', { name: unique('tt') });
+    expect((await app.admin.POST('/api/admin/tag-types', { body: { name: unique('tt') } })).response.status).toBe(201);
     await newApiToken(app, { type: 'client', environment: 'development' });
-    expect((await clientFeatures(devToken, query)).headers.etag).toBe(etag);
-    expect((await clientFeatures(devToken, query, { 'If-None-Match': etag })).status).toBe(304);
+    expect(etagOf(await clientFeatures(devToken, query))).toBe(etag);
+    expect((await clientFeatures(devToken, query, { 'If-None-Match': etag })).response.status).toBe(304);
 
     // A toggle is seen by the very next request, with a new ETag.
-    await enable(flag, 'development');
+    await turnOn(flag, 'development');
     const toggled = await clientFeatures(devToken, query, { 'If-None-Match': etag });
-    expect(toggled.status).toBe(200);
-    expect(toggled.json.features[0].enabled).toBe(true);
-    const etag2 = toggled.headers.etag as string;
+    expect(toggled.response.status).toBe(200);
+    expect(toggled.data!.features[0]!.enabled).toBe(true);
+    const etag2 = etagOf(toggled)!;
     expect(etag2).toMatch(/^"[^"]+"$/);
     expect(etag2).not.toBe(etag);
-    expect((await clientFeatures(devToken, query, { 'If-None-Match': etag2 })).status).toBe(304);
+    expect((await clientFeatures(devToken, query, { 'If-None-Match': etag2 })).response.status).toBe(304);
 
-    await disable(flag, 'development');
+    await turnOff(flag, 'development');
     const back = await clientFeatures(devToken, query, { 'If-None-Match': etag2 });
-    expect(back.status).toBe(200);
-    expect(back.json.features[0].enabled).toBe(false);
-    expect(back.headers.etag).not.toBe(etag2);
+    expect(back.response.status).toBe(200);
+    expect(back.data!.features[0]!.enabled).toBe(false);
+    expect(etagOf(back)).not.toBe(etag2);
   });
 
   it('differs between request shapes', async () => {
     const p = unique('shapes');
     await createFlag('default', `${p}.flag`);
-    const plain = await clientFeatures(devToken, `?namePrefix=${p}`);
-    const spec = await clientFeatures(devToken, `?namePrefix=${p}`, { 'Unleash-Client-Spec': '5.2.0' });
-    expect(plain.headers.etag).not.toBe(spec.headers.etag);
-    expect((await clientFeatures(devToken, `?namePrefix=${p}`, { 'Unleash-Client-Spec': '5.2.0', 'If-None-Match': plain.headers.etag as string })).status).toBe(200);
+    const plain = await clientFeatures(devToken, { namePrefix: p });
+    const spec = await clientFeatures(devToken, { namePrefix: p }, { 'Unleash-Client-Spec': '5.2.0' });
+    const plainEtag = plain.response.headers.get('etag')!;
+    expect(plainEtag).not.toBe(spec.response.headers.get('etag'));
+    expect((await clientFeatures(devToken, { namePrefix: p }, { 'Unleash-Client-Spec': '5.2.0', 'If-None-Match': plainEtag })).response.status).toBe(200);
   });
 });
 
@@ -369,48 +372,49 @@ describe('GET /api/client/features/{featureName}', () => {
     const p = unique('one');
     const flag = `${p}.flag`;
     await createFlag('default', flag, { description: 'single' });
-    await addStrategy(flag, 'development', { name: 'flexibleRollout', parameters: { rollout: 25, stickiness: 'default', groupId: flag } });
-    await enable(flag, 'development');
+    await addStrategy(flag, { name: 'flexibleRollout', parameters: { rollout: 25, stickiness: 'default', groupId: flag } });
+    await turnOn(flag, 'development');
 
-    const list = await featuresOf(devToken, `?namePrefix=${p}`);
-    const response = await call(app, 'GET', `/api/client/features/${flag}`, { token: devToken });
+    const list = await featuresOf(devToken, { namePrefix: p });
+    const { data, response } = await clientFeature(devToken, flag);
     expect(response.status).toBe(200);
-    expect(response.json).not.toHaveProperty('version');
-    expect(response.json).toEqual(list.features[0]);
-    expect(response.json).toMatchObject({ name: flag, enabled: true, strategy: 'flexibleRollout', parameters: { rollout: '25' } });
+    expect(data).not.toHaveProperty('version');
+    expect(data).toEqual(list.features[0]);
+    expect(data).toMatchObject({ name: flag, enabled: true, strategy: 'flexibleRollout', parameters: { rollout: '25' } });
 
-    const production = await call(app, 'GET', `/api/client/features/${flag}`, { token: prodToken });
-    expect(production.json.enabled).toBe(false);
+    const production = await clientFeature(prodToken, flag);
+    expect(production.data!.enabled).toBe(false);
 
-    expectError(await call(app, 'GET', `/api/client/features/${unique('missing')}`, { token: devToken }), 404, 'NotFoundError');
-    await admin('DELETE', `${featuresPath('default')}/${flag}`);
-    expectError(await call(app, 'GET', `/api/client/features/${flag}`, { token: devToken }), 404, 'NotFoundError');
+    expectError(await clientFeature(devToken, unique('missing')), 404, 'NotFoundError');
+    await archiveFlag('default', flag);
+    expectError(await clientFeature(devToken, flag), 404, 'NotFoundError');
   });
 });
 
 describe('client API errors', () => {
   it('no or unknown token → 401, frontend token → 403, all as {id, name, message}', async () => {
     const frontend = await newApiToken(app, { type: 'frontend', environment: 'development' });
-    const requests: [string, string, object | undefined][] = [
-      ['GET', '/api/client/features', undefined],
-      ['GET', '/api/client/features/anything', undefined],
-      ['POST', '/api/client/register', registration('errors-app', 'i-1')],
-      ['POST', '/api/client/metrics', metrics('errors-app', 'i-1', new Date().toISOString(), {})],
+    /** Each client API operation, sent by `client`. */
+    const requests: ((client: ServiceClient) => Promise<Parameters<typeof expectError>[0]>)[] = [
+      (client) => client.GET('/api/client/features'),
+      (client) => client.GET('/api/client/features/{featureName}', { params: { path: { featureName: 'anything' } } }),
+      (client) => client.POST('/api/client/register', { body: registration('errors-app', 'i-1') }),
+      // sdk-reports types the counts loosely (Record<string, unknown>); these are none.
+      (client) => client.POST('/api/client/metrics', { body: metrics('errors-app', 'i-1', new Date().toISOString(), {}) as ClientMetrics }),
     ];
-    for (const [method, path, body] of requests) {
-      const options = body === undefined ? {} : { body };
-      for (const token of [null, '*:development.not-a-real-token']) {
-        const error = expectError(await call(app, method, path, { ...options, token }), 401, 'AuthenticationRequired');
+    for (const send of requests) {
+      for (const token of [undefined, '*:development.not-a-real-token']) {
+        const error = expectError(await send(app.clientWith(token)), 401, 'AuthenticationRequired');
         expect(Object.keys(error).sort()).toEqual(['id', 'message', 'name']);
       }
-      const error = expectError(await call(app, method, path, { ...options, token: frontend }), 403, 'NoAccessError');
+      const error = expectError(await send(app.clientWith(frontend)), 403, 'NoAccessError');
       expect(Object.keys(error).sort()).toEqual(['id', 'message', 'name']);
     }
   });
 
   it('accepts the token with a Bearer prefix', async () => {
-    const response = await clientFeatures(`Bearer ${devToken}`, `?namePrefix=${unique('bearer')}`);
+    const { data, response } = await clientFeatures(`Bearer ${devToken}`, { namePrefix: unique('bearer') });
     expect(response.status).toBe(200);
-    expect(response.json).toEqual({ version: 1, features: [] });
+    expect(data).toEqual({ version: 1, features: [] });
   });
 });
