@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from 'flag-service/client';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { fixtures } from './support/fixtures.js';
+import { envPath, fixtures } from './support/fixtures.js';
 
 type Variant = components['schemas']['Variant'];
 
@@ -14,13 +14,12 @@ beforeAll(async () => {
 const unique = uniqueNames();
 const { newProject, newFlag, flagEnvironment } = fixtures(() => app, unique);
 
-const envPath = (featureName: string, environment = 'development', projectId = 'default') => ({ projectId, featureName, environment });
-
 const { latestEventId, eventsSince } = eventReader(() => app);
 
 describe('environment variants', () => {
-  const variantsPath = (featureName: string, environment = 'development', projectId = 'default') =>
-    `/api/admin/projects/${projectId}/features/${featureName}/environments/${environment}/variants`;
+  const variantsPath = '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants' as const;
+  const at = (featureName: string, environment = 'development', projectId = 'default') => ({ params: { path: envPath(featureName, environment, projectId) } });
+  const patchVariants = (featureName: string, body: components['schemas']['JsonPatch']) => app.admin.PATCH(variantsPath, { ...at(featureName), body });
 
   async function getVariants(featureName: string, environment = 'development') {
     const { data, response } = await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
@@ -110,27 +109,36 @@ describe('environment variants', () => {
     });
   });
 
-  it.each([
+  async function expectRefusedKeeping(send: (name: string) => Promise<Parameters<typeof expectError>[0]>, mention: string) {
+    const name = await newFlag('ev-bad');
+    const existing = await putVariants(name, [{ name: 'kept' }]);
+    const before = await latestEventId();
+    const error = expectError(await send(name), 400, 'ValidationError');
+    expect(error.message).toContain(mention);
+    expect(await getVariants(name)).toEqual(existing);
+    expect(await eventsSince(before)).toEqual([]);
+  }
+
+  it.each<[string, Variant[], string]>([
     ['a json payload that does not parse', [{ name: 'j', payload: { type: 'json', value: 'not json' } }], 'payload'],
     ['a number payload that is not a number', [{ name: 'n', payload: { type: 'number', value: 'many' } }], 'payload'],
     ['duplicate variant names', [{ name: 'same' }, { name: 'same', weightType: 'variable' }], 'same'],
     ['fixed weights above 1000', [{ name: 'x', weightType: 'fix', weight: 1000 }, { name: 'y', weightType: 'fix', weight: 1 }], '1001'],
-    ['an unknown payload type', [{ name: 'p', payload: { type: 'xml', value: '<a/>' } }], 'type'],
     ['a weight above 1000', [{ name: 'w', weightType: 'fix', weight: 1001 }], 'weight'],
   ])('refuses %s with 400, keeping the variants', async (_case, variants, mention) => {
-    const name = await newFlag('ev-bad');
-    const existing = await putVariants(name, [{ name: 'kept' }]);
-    const before = await latestEventId();
-    const error = expectError(await call(app, 'PUT', variantsPath(name), { body: variants }), 400, 'ValidationError');
-    expect(error.message).toContain(mention);
-    expect(await getVariants(name)).toEqual(existing);
-    expect(await eventsSince(before)).toEqual([]);
+    await expectRefusedKeeping((name) => app.admin.PUT(variantsPath, { ...at(name), body: variants }), mention);
+  });
+
+  it('refuses an unknown payload type with 400, keeping the variants', async () => {
+    // A payload type the types forbid, so sent raw.
+    const variants = [{ name: 'p', payload: { type: 'xml', value: '<a/>' } }];
+    await expectRefusedKeeping((name) => call(app, 'PUT', `/api/admin/projects/default/features/${name}/environments/development/variants`, { body: variants }), 'type');
   });
 
   it('names the refused variant by its position in a payload error', async () => {
     const name = await newFlag('ev-bad-position');
-    const body = [{ name: 'fine' }, { name: 'broken', payload: { type: 'number', value: 'many' } }];
-    const error = expectError(await call(app, 'PUT', variantsPath(name), { body }), 400, 'ValidationError');
+    const body: Variant[] = [{ name: 'fine' }, { name: 'broken', payload: { type: 'number', value: 'many' } }];
+    const error = expectError(await app.admin.PUT(variantsPath, { ...at(name), body }), 400, 'ValidationError');
     expect(error.message).toBe('variants[1].payload.value: the number payload of "broken" is not a number.');
   });
 
@@ -138,9 +146,9 @@ describe('environment variants', () => {
     const name = await newFlag('ev-patch-bad');
     const existing = await putVariants(name, [{ name: 'kept' }]);
     const before = await latestEventId();
-    expectError(await call(app, 'PATCH', variantsPath(name), { body: [{ op: 'remove', path: '/5' }] }), 400, 'ValidationError');
-    expectError(await call(app, 'PATCH', variantsPath(name), { body: [{ op: 'add', path: '/-', value: { name: 'kept' } }] }), 400, 'ValidationError');
-    expectError(await call(app, 'PATCH', variantsPath(name), { body: [{ op: 'add', path: '/0/colour', value: 'red' }] }), 400, 'ValidationError');
+    expectError(await patchVariants(name, [{ op: 'remove', path: '/5' }]), 400, 'ValidationError');
+    expectError(await patchVariants(name, [{ op: 'add', path: '/-', value: { name: 'kept' } }]), 400, 'ValidationError');
+    expectError(await patchVariants(name, [{ op: 'add', path: '/0/colour', value: 'red' }]), 400, 'ValidationError');
     expect(await getVariants(name)).toEqual(existing);
     expect(await eventsSince(before)).toEqual([]);
   });
@@ -150,10 +158,10 @@ describe('environment variants', () => {
     const devOnly = await newProject('devonly', ['development']);
     const narrow = await newFlag('ev-narrow', devOnly);
     const before = await latestEventId();
-    for (const path of [variantsPath('ghost-flag'), variantsPath(name, 'moon'), variantsPath(narrow, 'production', devOnly), variantsPath(name, 'development', 'nowhere')]) {
-      expectError(await call(app, 'GET', path), 404, 'NotFoundError');
-      expectError(await call(app, 'PUT', path, { body: [{ name: 'a' }] }), 404, 'NotFoundError');
-      expectError(await call(app, 'PATCH', path, { body: [{ op: 'add', path: '/-', value: { name: 'a' } }] }), 404, 'NotFoundError');
+    for (const target of [at('ghost-flag'), at(name, 'moon'), at(narrow, 'production', devOnly), at(name, 'development', 'nowhere')]) {
+      expectError(await app.admin.GET(variantsPath, target), 404, 'NotFoundError');
+      expectError(await app.admin.PUT(variantsPath, { ...target, body: [{ name: 'a' }] }), 404, 'NotFoundError');
+      expectError(await app.admin.PATCH(variantsPath, { ...target, body: [{ op: 'add', path: '/-', value: { name: 'a' } }] }), 404, 'NotFoundError');
     }
     expect(await eventsSince(before)).toEqual([]);
   });

@@ -2,8 +2,9 @@
 // flag permissions (an Editor's) in the `default` project only; elsewhere only project roles count.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueNames } from './support/events.js';
-import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { as, userWithSession, type TestUser } from './support/users.js';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
+import { envPath, fixtures, ok } from './support/fixtures.js';
+import { clientAs, createFlagAs, userWithSession, type TestUser } from './support/users.js';
 
 const EDITOR = 2;
 const MEMBER = 5;
@@ -14,22 +15,7 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
-
-async function newProject(): Promise<string> {
-  const id = unique('group-root');
-  const created = await call(app, 'POST', '/api/admin/projects', { body: { id, name: `Project ${id}` } });
-  expect(created.status, created.text).toBe(201);
-  return id;
-}
-
-async function createGroup(body: object): Promise<number> {
-  const created = await call(app, 'POST', '/api/admin/groups', { body: { name: unique('group'), ...body } });
-  expect(created.status, created.text).toBe(201);
-  return created.json.id;
-}
-
-const createFlagAs = (user: TestUser, project: string) =>
-  call(app, 'POST', `/api/admin/projects/${project}/features`, { ...as(user), body: { name: unique('flag') } });
+const { newProject, newFlag, createGroup } = fixtures(() => app, unique);
 
 /** A Viewer who is an Editor through a group only. */
 async function editorThroughGroup(): Promise<TestUser> {
@@ -41,39 +27,39 @@ async function editorThroughGroup(): Promise<TestUser> {
 describe("a group's root role", () => {
   it("gives an Editor group's members flag creation in the default project", async () => {
     const user = await editorThroughGroup();
-    expect((await createFlagAs(user, 'default')).status).toBe(201);
+    expect((await createFlagAs(app, user, 'default', unique('flag'))).response.status).toBe(201);
   });
 
   it("does not give an Editor group's members flag creation in another project", async () => {
-    const project = await newProject();
+    const project = await newProject('group-root');
     const user = await editorThroughGroup();
-    const denied = expectError(await createFlagAs(user, project), 403, 'NoAccessError');
+    const denied = expectError(await createFlagAs(app, user, project, unique('flag')), 403, 'NoAccessError');
     expect(denied.message).toContain('CREATE_FEATURE');
   });
 
   it("does not give an Editor group's members strategy changes on a flag of another project", async () => {
-    const project = await newProject();
-    const flag = unique('flag');
-    expect((await call(app, 'POST', `/api/admin/projects/${project}/features`, { body: { name: flag } })).status).toBe(201);
+    const project = await newProject('group-root');
+    const flag = await newFlag('flag', project);
     const user = await editorThroughGroup();
-    const path = `/api/admin/projects/${project}/features/${flag}/environments/development/strategies`;
-    expectError(await call(app, 'POST', path, { ...as(user), body: { name: 'default' } }), 403, 'NoAccessError');
+    const added = await clientAs(app, user).POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
+      params: { path: envPath(flag, 'development', project) },
+      body: { name: 'default' },
+    });
+    expectError(added, 403, 'NoAccessError');
   });
 
   it("gives an Editor group's root permissions (creating a project) outside any project", async () => {
     const user = await editorThroughGroup();
     const id = unique('by-group-editor');
-    const created = await call(app, 'POST', '/api/admin/projects', { ...as(user), body: { id, name: id } });
-    expect(created.status, created.text).toBe(201);
+    await ok(clientAs(app, user).POST('/api/admin/projects', { body: { id, name: id } }), 201);
   });
 
   it('counts with a project role the same group gives in that project, and only there', async () => {
-    const [project, other] = [await newProject(), await newProject()];
+    const [project, other] = [await newProject('group-root'), await newProject('group-root')];
     const user = await userWithSession(app, 'Viewer');
     const group = await createGroup({ rootRole: EDITOR, users: [{ user: { id: user.id } }] });
-    const roles = await call(app, 'PUT', `/api/admin/projects/${project}/groups/${group}/roles`, { body: { roles: [MEMBER] } });
-    expect(roles.status, roles.text).toBeLessThan(300);
-    expect((await createFlagAs(user, project)).status).toBe(201);
-    expectError(await createFlagAs(user, other), 403, 'NoAccessError');
+    await ok(app.admin.PUT('/api/admin/projects/{projectId}/groups/{groupId}/roles', { params: { path: { projectId: project, groupId: group.id } }, body: { roles: [MEMBER] } }));
+    expect((await createFlagAs(app, user, project, unique('flag'))).response.status).toBe(201);
+    expectError(await createFlagAs(app, user, other, unique('flag')), 403, 'NoAccessError');
   });
 });

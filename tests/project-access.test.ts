@@ -3,11 +3,10 @@ import type { components } from 'flag-service/client';
 import { eventReader, uniqueNames } from './support/events.js';
 import type { ServiceClient } from '../client/index.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { clientAs, createFlagAs as createFlagAsUser, userWithSession, type TestUser } from './support/users.js';
+import { clientAs, createFlagAs, userWithSession, type TestUser } from './support/users.js';
 import { fixtures, flagPath, ok } from './support/fixtures.js';
 
 type ProjectAccess = components['schemas']['ProjectAccess'];
-type Group = components['schemas']['Group'];
 type UpsertGroup = components['schemas']['UpsertGroup'];
 type AddProjectAccess = components['schemas']['AddProjectAccess'];
 
@@ -21,11 +20,10 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
-const { newProject } = fixtures(() => app, unique);
+const { newProject, createGroup } = fixtures(() => app, unique);
 const { latestEventId, eventsSince } = eventReader(() => app);
 
 const postGroup = (body: UpsertGroup, client: ServiceClient = app.admin) => client.POST('/api/admin/groups', { body });
-const createGroup = (body: UpsertGroup): Promise<Group> => ok(postGroup(body), 201);
 const groupPath = (groupId: number) => ({ params: { path: { groupId } } });
 
 async function access(projectId: string): Promise<ProjectAccess> {
@@ -42,7 +40,7 @@ const setGroupRoles = (projectId: string, groupId: number, roles: number[]) => a
 const removeGroupRoles = (projectId: string, groupId: number) => app.admin.DELETE(groupRolesPath, { params: { path: { projectId, groupId } } });
 
 /** Tries to create a flag with a fresh name in the project as the user; the typed answer. */
-const createFlagAs = (user: TestUser, project: string) => createFlagAsUser(app, user, project, unique('flag'));
+const newFlagAs = (user: TestUser, project: string) => createFlagAs(app, user, project, unique('flag'));
 const status = async (pending: Promise<{ response: Response }>) => (await pending).response.status;
 
 describe('groups', () => {
@@ -74,9 +72,9 @@ describe('groups', () => {
 
   it('members hold the root role of their group', async () => {
     const viewer = await userWithSession(app, 'Viewer');
-    expectError(await createFlagAs(viewer, 'default'), 403, 'NoAccessError');
+    expectError(await newFlagAs(viewer, 'default'), 403, 'NoAccessError');
     await createGroup({ name: unique('editors'), rootRole: 2, users: [{ user: { id: viewer.id } }] });
-    expect(await status(createFlagAs(viewer, 'default'))).toBe(201);
+    expect(await status(newFlagAs(viewer, 'default'))).toBe(201);
   });
 
   it('replaces the members on update, recording who was added and removed; an unchanged update records nothing', async () => {
@@ -118,12 +116,12 @@ describe('groups', () => {
     expectError(await app.admin.DELETE('/api/admin/groups/{groupId}', groupPath(999999)), 404, 'NotFoundError');
     const user = await userWithSession(app, 'Viewer');
     const group = await createGroup({ name: unique('doomed'), rootRole: 2, users: [{ user: { id: user.id } }] });
-    expect(await status(createFlagAs(user, 'default'))).toBe(201);
+    expect(await status(newFlagAs(user, 'default'))).toBe(201);
     const since = await latestEventId();
     expect(await status(app.admin.DELETE('/api/admin/groups/{groupId}', groupPath(group.id)))).toBe(200);
     expect((await eventsSince(since)).map((e) => e.type)).toEqual(['group-deleted']);
     expectError(await app.admin.GET('/api/admin/groups/{groupId}', groupPath(group.id)), 404, 'NotFoundError');
-    expectError(await createFlagAs(user, 'default'), 403, 'NoAccessError');
+    expectError(await newFlagAs(user, 'default'), 403, 'NoAccessError');
   });
 
   it('needs ADMIN to write groups', async () => {
@@ -230,20 +228,20 @@ describe('project access', () => {
     const project = await newProject();
     const direct = await userWithSession(app, 'Viewer');
     const throughGroup = await userWithSession(app, 'Viewer');
-    expectError(await createFlagAs(direct, project), 403, 'NoAccessError');
+    expectError(await newFlagAs(direct, project), 403, 'NoAccessError');
 
     expect(await status(setUserRoles(project, direct.id, [MEMBER]))).toBe(200);
     const group = await createGroup({ name: unique('g'), users: [{ user: { id: throughGroup.id } }] });
     expect(await status(setGroupRoles(project, group.id, [MEMBER]))).toBe(200);
     for (const user of [direct, throughGroup]) {
-      expect(await status(createFlagAs(user, project))).toBe(201);
-      const elsewhere = expectError(await createFlagAs(user, 'default'), 403, 'NoAccessError');
+      expect(await status(newFlagAs(user, project))).toBe(201);
+      const elsewhere = expectError(await newFlagAs(user, 'default'), 403, 'NoAccessError');
       expect(elsewhere.message).toContain('CREATE_FEATURE');
     }
 
     expect(await status(removeUserRoles(project, direct.id))).toBe(200);
     expect(await status(removeGroupRoles(project, group.id))).toBe(200);
-    for (const user of [direct, throughGroup]) expectError(await createFlagAs(user, project), 403, 'NoAccessError');
+    for (const user of [direct, throughGroup]) expectError(await newFlagAs(user, project), 403, 'NoAccessError');
   });
 
   it('an Owner may manage access in its project; a Member may not', async () => {
@@ -260,21 +258,21 @@ describe('project access', () => {
   it("an Editor works on flags in the default project and in projects they create, where they become Owner, not in others", async () => {
     const editor = await userWithSession(app, 'Editor');
     const others = await newProject();
-    expect(await status(createFlagAs(editor, 'default'))).toBe(201);
-    expect(expectError(await createFlagAs(editor, others), 403, 'NoAccessError').message).toContain('CREATE_FEATURE');
+    expect(await status(newFlagAs(editor, 'default'))).toBe(201);
+    expect(expectError(await newFlagAs(editor, others), 403, 'NoAccessError').message).toContain('CREATE_FEATURE');
     expect((await access(others)).users).toEqual([]);
 
     const own = unique('editors');
     await ok(clientAs(app, editor).POST('/api/admin/projects', { body: { id: own, name: 'Editor made' } }), 201);
     expect((await access(own)).users).toEqual([expect.objectContaining({ id: editor.id, roles: [OWNER] })]);
-    expect(await status(createFlagAs(editor, own))).toBe(201);
+    expect(await status(newFlagAs(editor, own))).toBe(201);
   });
 
   it('moves a flag only for a user who may move flags in both projects', async () => {
     const [from, to] = [await newProject(), await newProject()];
     const owner = await userWithSession(app, 'Viewer');
     await setUserRoles(from, owner.id, [OWNER]);
-    const flag = (await ok(createFlagAs(owner, from), 201)).name;
+    const flag = (await ok(newFlagAs(owner, from), 201)).name;
     const move = () =>
       clientAs(app, owner).POST('/api/admin/projects/{projectId}/features/{featureName}/changeProject', { params: { path: flagPath(flag, from) }, body: { newProjectId: to } });
     const flagIn = (project: string) => app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: flagPath(flag, project) } });

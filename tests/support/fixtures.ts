@@ -6,6 +6,7 @@ import { call, startTestApp, type TestApp } from './app.js';
 type CreateFeature = components['schemas']['CreateFeature'];
 type CreateFeatureStrategy = components['schemas']['CreateFeatureStrategy'];
 type UpsertSegment = components['schemas']['UpsertSegment'];
+type UpsertGroup = components['schemas']['UpsertGroup'];
 /** What a flag is created with besides its name; `tags` written `type:value` (split at the first colon). */
 export type FlagOptions = Omit<CreateFeature, 'name' | 'tags'> & { tags?: string[] };
 
@@ -162,5 +163,12 @@ export function fixtures(current: () => TestApp, unique: (prefix: string) => str
     return result.data!;
   }
 
-  return { newProject, createFlag, newFlag, flagEnvironment, flagOf, archiveFlag, turnOn, turnOff, addStrategy, strategiesOf, createSegment };
+  /** A group with a fresh name (`group-<n>`) unless `fields` names it; answers the group. */
+  async function createGroup(fields: Partial<UpsertGroup> = {}) {
+    const result = await current().admin.POST('/api/admin/groups', { body: { name: unique('group'), ...fields } });
+    expect(result.response.status, JSON.stringify(result.error)).toBe(201);
+    return result.data!;
+  }
+
+  return { newProject, createFlag, newFlag, flagEnvironment, flagOf, archiveFlag, turnOn, turnOff, addStrategy, strategiesOf, createSegment, createGroup };
 }
