@@ -1,8 +1,8 @@
 // GET /api/client/delta and GET /api/client/streaming on the wire, through plain HTTP: what an SDK's delta polling and
 // streaming modes receive (the real SDK in those modes is tests/real-sdk-streaming.test.ts).
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { call, expectError, startTestApp, type RawResponse, type TestApp } from './support/app.js';
-import { adminJson, appWithClientTokens, fixtures, newApiToken, until } from './support/fixtures.js';
+import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { appWithClientTokens, fixtures, flagPath, newApiToken, until } from './support/fixtures.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { eventsOf, openRawStream, openStream, type EventStream } from './support/sse.js';
 
@@ -13,14 +13,16 @@ let prodToken: string;
 let frontendToken: string;
 
 const unique = uniqueNames();
-const { newProject, newFlag } = fixtures(() => app, (prefix) => unique(`wire-${prefix}`));
+const { newProject, newFlag, turnOn, archiveFlag, addStrategy, createSegment } = fixtures(() => app, (prefix) => unique(`wire-${prefix}`));
 const { latestEventId } = eventReader(() => app);
 
-const admin = (method: string, path: string, body?: unknown, on: TestApp = app) => adminJson(on, method, path, body);
-const envPath = (flag: string, environment = 'development', project = 'default') => `/api/admin/projects/${project}/features/${flag}/environments/${environment}`;
-const turnOn = (flag: string, environment = 'development', project = 'default', on: TestApp = app) => admin('POST', `${envPath(flag, environment, project)}/on`, undefined, on);
-const archive = (flag: string, project = 'default') => admin('DELETE', `/api/admin/projects/${project}/features/${flag}`);
-const move = (flag: string, from: string, to: string) => admin('POST', `/api/admin/projects/${from}/features/${flag}/changeProject`, { newProjectId: to });
+async function move(featureName: string, from: string, to: string) {
+  const moved = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/changeProject', {
+    params: { path: flagPath(featureName, from) },
+    body: { newProjectId: to },
+  });
+  expect(moved.response.status, JSON.stringify(moved.error)).toBe(200);
+}
 
 /** A flag turned on in development of a new project, and a second project to move it to. */
 async function movableFlag(prefix: string) {
@@ -31,24 +33,31 @@ async function movableFlag(prefix: string) {
 }
 
 /** GET /api/client/delta with a token (null: none), sending `etag` back in If-None-Match when given. */
-const delta = (token: string | null, etag?: string): Promise<RawResponse> => call(app, 'GET', '/api/client/delta', { token, headers: etag === undefined ? {} : { 'if-none-match': etag } });
+const delta = (token: string | null, etag?: string) =>
+  app.clientWith(token ?? undefined).GET('/api/client/delta', { headers: etag === undefined ? {} : { 'if-none-match': etag } });
 
 /** The revision an answer's ETag holds (`"123"`). */
-function etagRevision(response: RawResponse): number {
-  const match = /^"(\d+)"$/.exec(String(response.headers.etag));
-  if (!match) throw new Error(`no revision in the ETag: ${String(response.headers.etag)}`);
+function etagRevision(result: { response: Response }): number {
+  const etag = result.response.headers.get('etag');
+  const match = /^"(\d+)"$/.exec(String(etag));
+  if (!match) throw new Error(`no revision in the ETag: ${String(etag)}`);
   return Number(match[1]);
 }
 
-/** GET /api/client/features (or one flag, `/name`) as an SDK that takes segments apart asks for it: in the shape deltas use. */
-const clientFeatures = (token: string, rest: string) => call(app, 'GET', `/api/client/features${rest}`, { token, headers: { 'unleash-client-spec': '5.0.0' } });
+/** As an SDK that takes segments apart asks: in the shape deltas use. */
+const segmentAware = { 'unleash-client-spec': '5.0.0' };
+/** GET /api/client/features, in the shape deltas use. */
+const clientFeatures = (token: string) => app.clientWith(token).GET('/api/client/features', { headers: segmentAware });
+/** GET /api/client/features/{featureName}, in the shape deltas use. */
+const clientFeature = (token: string, featureName: string) =>
+  app.clientWith(token).GET('/api/client/features/{featureName}', { params: { path: { featureName } }, headers: segmentAware });
 
 /** A first delta call (a hydration); answers its ETag, to send back. */
 async function hydrated(token: string): Promise<string> {
-  const response = await delta(token);
-  expect(response.status, response.text).toBe(200);
-  expect(response.json.events.map((e: { type: string }) => e.type)).toEqual(['hydration']);
-  return String(response.headers.etag);
+  const { data, error, response } = await delta(token);
+  expect(response.status, JSON.stringify(error)).toBe(200);
+  expect(data!.events.map((e) => e.type)).toEqual(['hydration']);
+  return String(response.headers.get('etag'));
 }
 
 /** A client token for development that sees only `project`. */
@@ -74,38 +83,39 @@ beforeAll(async () => {
 
 describe('GET /api/client/delta', () => {
   it('answers a first call with one hydration of every flag and segment in the client shape, its ETag holding the revision', async () => {
-    const segment = await admin('POST', '/api/admin/segments', { name: unique('wire-segment'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['alice'] }] });
+    const segment = await createSegment({ name: unique('wire-segment'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['alice'] }] });
     const flag = await newFlag('hydrated');
-    await admin('POST', `${envPath(flag)}/strategies`, { name: 'default', segments: [segment.id] });
+    await addStrategy(flag, { name: 'default', segments: [segment.id] });
     await turnOn(flag);
 
-    const response = await delta(devToken);
-    expect(response.status, response.text).toBe(200);
-    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    const { data, error, response } = await delta(devToken);
+    expect(response.status, JSON.stringify(error)).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     const revision = await latestEventId();
-    expect(etagRevision(response)).toBe(revision);
+    expect(etagRevision({ response })).toBe(revision);
 
-    const { events } = response.json;
+    const { events } = data!;
     expect(events).toHaveLength(1);
-    expect(Object.keys(events[0]).sort()).toEqual(['eventId', 'features', 'segments', 'type']);
+    expect(Object.keys(events[0]!).sort()).toEqual(['eventId', 'features', 'segments', 'type']);
     expect(events[0]).toMatchObject({ type: 'hydration', eventId: revision });
-    const features = (await clientFeatures(devToken, '')).json;
-    expect(events[0].features).toEqual(features.features);
-    expect(events[0].segments).toEqual(features.segments);
-    expect(events[0].features.find((f: { name: string }) => f.name === flag)).toMatchObject({
+    const features = (await clientFeatures(devToken)).data!;
+    expect(events[0]!.features).toEqual(features.features);
+    expect(events[0]!.segments).toEqual(features.segments);
+    expect(events[0]!.features!.find((f) => f.name === flag)).toMatchObject({
       name: flag,
       project: 'default',
       enabled: true,
       strategies: [{ name: 'default', parameters: {}, constraints: [], variants: [], segments: [segment.id] }],
     });
-    expect(events[0].segments).toContainEqual({ id: segment.id, name: segment.name, constraints: [{ contextName: 'userId', operator: 'IN', values: ['alice'], caseInsensitive: false, inverted: false }] });
+    expect(events[0]!.segments).toContainEqual({ id: segment.id, name: segment.name, constraints: [{ contextName: 'userId', operator: 'IN', values: ['alice'], caseInsensitive: false, inverted: false }] });
   });
 
   it('answers 304 to the ETag sent back when nothing changed', async () => {
     const etag = await hydrated(devToken);
-    const response = await delta(devToken, etag);
+    const { data, error, response } = await delta(devToken, etag);
     expect(response.status).toBe(304);
-    expect(response.text).toBe('');
+    // The client reads a non-2xx body as text: the empty string for no body.
+    expect(error).toBe('');
   });
 
   it('after a flag is turned on, answers only a feature-updated event for it, whose eventId and ETag are the new revision', async () => {
@@ -114,12 +124,12 @@ describe('GET /api/client/delta', () => {
     await turnOn(flag);
     const revision = await latestEventId();
 
-    const response = await delta(devToken, etag);
-    expect(response.status, response.text).toBe(200);
-    expect(etagRevision(response)).toBe(revision);
-    expect(response.json.events).toHaveLength(1);
-    expect(response.json.events[0]).toMatchObject({ type: 'feature-updated', eventId: revision, feature: { name: flag, project: 'default', enabled: true } });
-    expect(response.json.events[0].feature).toEqual((await clientFeatures(devToken, `/${flag}`)).json);
+    const { data, error, response } = await delta(devToken, etag);
+    expect(response.status, JSON.stringify(error)).toBe(200);
+    expect(etagRevision({ response })).toBe(revision);
+    expect(data!.events).toHaveLength(1);
+    expect(data!.events[0]).toMatchObject({ type: 'feature-updated', eventId: revision, feature: { name: flag, project: 'default', enabled: true } });
+    expect(data!.events[0]!.feature).toEqual((await clientFeature(devToken, flag)).data);
   });
 
   it('after a flag is archived, answers a feature-removed event naming it and its project', async () => {
@@ -127,13 +137,13 @@ describe('GET /api/client/delta', () => {
     const flag = await newFlag('archived', project);
     await turnOn(flag, 'development', project);
     const etag = await hydrated(devToken);
-    await archive(flag, project);
+    await archiveFlag(project, flag);
     const revision = await latestEventId();
 
-    const response = await delta(devToken, etag);
-    expect(response.status, response.text).toBe(200);
-    expect(etagRevision(response)).toBe(revision);
-    expect(response.json.events).toEqual([{ type: 'feature-removed', eventId: revision, featureName: flag, project }]);
+    const { data, error, response } = await delta(devToken, etag);
+    expect(response.status, JSON.stringify(error)).toBe(200);
+    expect(etagRevision({ response })).toBe(revision);
+    expect(data!.events).toEqual([{ type: 'feature-removed', eventId: revision, featureName: flag, project }]);
   });
 
   it('after a flag moved to another project, answers a token of the project it left a feature-removed event naming that project', async () => {
@@ -143,10 +153,10 @@ describe('GET /api/client/delta', () => {
     await move(flag, from, to);
     const revision = await latestEventId();
 
-    expect((await clientFeatures(token, '')).json.features.map((f: { name: string }) => f.name)).not.toContain(flag);
-    const response = await delta(token, etag);
-    expect(response.status, response.text).toBe(200);
-    expect(response.json.events).toEqual([{ type: 'feature-removed', eventId: revision, featureName: flag, project: from }]);
+    expect((await clientFeatures(token)).data!.features.map((f) => f.name)).not.toContain(flag);
+    const { data, error, response } = await delta(token, etag);
+    expect(response.status, JSON.stringify(error)).toBe(200);
+    expect(data!.events).toEqual([{ type: 'feature-removed', eventId: revision, featureName: flag, project: from }]);
   });
 
   it('after a flag moved to another project, answers a token of the project it joined a feature-updated event for it', async () => {
@@ -155,39 +165,40 @@ describe('GET /api/client/delta', () => {
     const etag = await hydrated(token);
     await move(flag, from, to);
 
-    const response = await delta(token, etag);
-    expect(response.status, response.text).toBe(200);
-    expect(response.json.events).toMatchObject([{ type: 'feature-updated', feature: { name: flag, project: to, enabled: true } }]);
+    const { data, error, response } = await delta(token, etag);
+    expect(response.status, JSON.stringify(error)).toBe(200);
+    expect(data!.events).toMatchObject([{ type: 'feature-updated', feature: { name: flag, project: to, enabled: true } }]);
   });
 
   it('after a segment changed, answers a hydration holding the changed segment', async () => {
-    const segment = await admin('POST', '/api/admin/segments', { name: unique('wire-changed-segment'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['alice'] }] });
+    const segment = await createSegment({ name: unique('wire-changed-segment'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['alice'] }] });
     const flag = await newFlag('segmented');
-    await admin('POST', `${envPath(flag)}/strategies`, { name: 'default', segments: [segment.id] });
+    await addStrategy(flag, { name: 'default', segments: [segment.id] });
     await turnOn(flag);
     const etag = await hydrated(devToken);
-    const constraints = [{ contextName: 'userId', operator: 'IN', values: ['bob'], caseInsensitive: false, inverted: false }];
-    await admin('PUT', `/api/admin/segments/${segment.id}`, { name: segment.name, constraints });
+    const constraints = [{ contextName: 'userId', operator: 'IN' as const, values: ['bob'], caseInsensitive: false, inverted: false }];
+    const updated = await app.admin.PUT('/api/admin/segments/{segmentId}', { params: { path: { segmentId: segment.id } }, body: { name: segment.name, constraints } });
+    expect(updated.response.status, JSON.stringify(updated.error)).toBe(204);
     const revision = await latestEventId();
 
-    const response = await delta(devToken, etag);
-    expect(response.status, response.text).toBe(200);
-    expect(etagRevision(response)).toBe(revision);
-    expect(response.json.events.map((e: { type: string }) => e.type)).toEqual(['hydration']);
-    expect(response.json.events[0].eventId).toBe(revision);
-    expect(response.json.events[0].segments).toContainEqual({ id: segment.id, name: segment.name, constraints });
+    const { data, error, response } = await delta(devToken, etag);
+    expect(response.status, JSON.stringify(error)).toBe(200);
+    expect(etagRevision({ response })).toBe(revision);
+    expect(data!.events.map((e) => e.type)).toEqual(['hydration']);
+    expect(data!.events[0]!.eventId).toBe(revision);
+    expect(data!.events[0]!.segments).toContainEqual({ id: segment.id, name: segment.name, constraints });
   });
 
   it.each([
     ['garbage', async () => '"not-a-revision"'],
     ['a weak validator of garbage', async () => 'W/"x1"'],
     ['a revision newer than the current one', async () => `"${(await latestEventId()) + 1_000_000}"`],
-    ['the ETag of /api/client/features', async () => String((await clientFeatures(devToken, '')).headers.etag)],
+    ['the ETag of /api/client/features', async () => String((await clientFeatures(devToken)).response.headers.get('etag'))],
   ])('answers a hydration to If-None-Match holding %s', async (_label, etag) => {
-    const response = await delta(devToken, await etag());
-    expect(response.status, response.text).toBe(200);
-    expect(response.json.events.map((e: { type: string }) => e.type)).toEqual(['hydration']);
-    expect(response.json.events[0].eventId).toBe(etagRevision(response));
+    const { data, error, response } = await delta(devToken, await etag());
+    expect(response.status, JSON.stringify(error)).toBe(200);
+    expect(data!.events.map((e) => e.type)).toEqual(['hydration']);
+    expect(data!.events[0]!.eventId).toBe(etagRevision({ response }));
   });
 
   it('answers 304 to a project-scoped token after a change in a project it cannot see', async () => {
@@ -197,8 +208,8 @@ describe('GET /api/client/delta', () => {
     const etag = await hydrated(token);
     await turnOn(await newFlag('elsewhere'));
 
-    const response = await delta(token, etag);
-    expect(response.status, response.text).toBe(304);
+    const { data, error, response } = await delta(token, etag);
+    expect(response.status, JSON.stringify(error)).toBe(304);
   });
 
   it('answers 304 to a token of one environment after a change in another', async () => {
@@ -206,10 +217,10 @@ describe('GET /api/client/delta', () => {
     const etag = await hydrated(devToken);
     await turnOn(flag, 'production');
 
-    const response = await delta(devToken, etag);
-    expect(response.status, response.text).toBe(304);
+    const { data, error, response } = await delta(devToken, etag);
+    expect(response.status, JSON.stringify(error)).toBe(304);
     const production = await delta(prodToken, etag);
-    expect(production.json.events).toMatchObject([{ type: 'feature-updated', feature: { name: flag, enabled: true } }]);
+    expect(production.data!.events).toMatchObject([{ type: 'feature-updated', feature: { name: flag, enabled: true } }]);
   });
 
   it('answers 401 without a token or with an unknown one, as an Error object', async () => {
@@ -234,7 +245,7 @@ describe('GET /api/client/streaming', () => {
     const polled = await delta(devToken);
     expect(connected.event).toBe('unleash-connected');
     expect(connected.id).toBe(String(etagRevision(polled)));
-    expect(JSON.parse(connected.data)).toEqual(polled.json);
+    expect(JSON.parse(connected.data)).toEqual(polled.data);
     expect(eventsOf(connected)[0]).toMatchObject({ type: 'hydration', eventId: Number(connected.id) });
     expect(s.foreign).toEqual([]);
   });
@@ -340,17 +351,17 @@ describe('GET /api/client/streaming', () => {
   });
 
   it('answers 401 without a token or with an unknown one, as an Error object and not a stream', async () => {
-    for (const token of [null, '*:development.not-a-real-token']) {
-      const response = await call(app, 'GET', '/api/client/streaming', { token });
-      expect(response.headers['content-type']).toMatch(/^application\/json/);
+    for (const token of [undefined, '*:development.not-a-real-token']) {
+      const response = await app.clientWith(token).GET('/api/client/streaming');
+      expect(response.response.headers.get('content-type')).toMatch(/^application\/json/);
       const error = expectError(response, 401, 'AuthenticationRequired');
       expect(Object.keys(error).sort()).toEqual(['id', 'message', 'name']);
     }
   });
 
   it('answers 403 to a frontend token, as an Error object and not a stream', async () => {
-    const response = await call(app, 'GET', '/api/client/streaming', { token: frontendToken });
-    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    const response = await app.clientWith(frontendToken).GET('/api/client/streaming');
+    expect(response.response.headers.get('content-type')).toMatch(/^application\/json/);
     const error = expectError(response, 403, 'NoAccessError');
     expect(Object.keys(error).sort()).toEqual(['id', 'message', 'name']);
   });
@@ -390,7 +401,7 @@ describe('GET /api/client/streaming past the stream limit, all at once', () => {
     const burst = await startTestApp({ clientStreamsLimit: 2 });
     const token = await newApiToken(burst, { type: 'client', environment: 'development' });
     // A change just before: every stream waits for the same fresh read of the flags, then all go on together.
-    await admin('POST', '/api/admin/projects/default/features', { name: unique('burst') }, burst);
+    await fixtures(() => burst, unique).createFlag('default', unique('burst'));
 
     const streams = await Promise.all(Array.from({ length: 6 }, () => stream(token, {}, burst)));
     const firsts = (await Promise.all(streams.map((s) => s.next()))).map((e) => e.event);
