@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
 import { eventReader } from './support/events.js';
-import { envPath, flagPath } from './support/fixtures.js';
+import { envPath, flagPath, ok } from './support/fixtures.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -17,12 +17,6 @@ const segment = () => ({ params: { path: { segmentId } } });
 const definition = (strategyName: string) => ({ params: { path: { strategyName } } });
 
 const { latestEventId, eventsSince } = eventReader(() => app);
-
-/** Fails unless the typed client's answer is a success; answers its data. */
-function ok<T>(result: { data?: T; error?: unknown; response: Response }): T {
-  if (result.response.status >= 300) throw new Error(`${result.response.status} ${JSON.stringify(result.error)}`);
-  return result.data!;
-}
 
 let strategyId = '';
 let segmentId = 0;
@@ -49,7 +43,7 @@ const changes: [string, () => Promise<unknown>, { type: string; featureName?: st
   [
     'add a strategy',
     async () => {
-      strategyId = ok(await app.admin.POST(`${environmentRoute}/strategies`, { ...env('ev.flag'), body: { name: 'default' } })).id;
+      strategyId = (await ok(app.admin.POST(`${environmentRoute}/strategies`, { ...env('ev.flag'), body: { name: 'default' } }))).id;
     },
     [{ type: 'feature-strategy-add', featureName: 'ev.flag', project: P, environment: 'development' }],
   ],
@@ -101,7 +95,7 @@ const changes: [string, () => Promise<unknown>, { type: string; featureName?: st
   [
     'create a segment',
     async () => {
-      segmentId = ok(await app.admin.POST('/api/admin/segments', { body: { name: 'ev-segment', constraints: [] } })).id;
+      segmentId = (await ok(app.admin.POST('/api/admin/segments', { body: { name: 'ev-segment', constraints: [] } }))).id;
     },
     [{ type: 'segment-created' }],
   ],
@@ -154,9 +148,9 @@ describe('a change rejected halfway writes neither rows nor events', () => {
 
   it('deleting archived flags in bulk stops at an active one and deletes none', async () => {
     for (const name of ['halfway.a', 'halfway.b']) {
-      ok(await app.admin.POST('/api/admin/projects/{projectId}/features', { ...project('default'), body: { name } }));
+      await ok(app.admin.POST('/api/admin/projects/{projectId}/features', { ...project('default'), body: { name } }));
     }
-    ok(await app.admin.DELETE(featureRoute, flag('halfway.a', 'default')));
+    await ok(app.admin.DELETE(featureRoute, flag('halfway.a', 'default')));
     const before = await latestEventId();
     const response = await app.admin.POST('/api/admin/projects/{projectId}/delete', { ...project('default'), body: { features: ['halfway.a', 'halfway.b'] } });
     expect(response.response.status).toBe(409);
@@ -166,7 +160,7 @@ describe('a change rejected halfway writes neither rows nor events', () => {
   });
 
   it('archiving in bulk with one unknown flag archives nothing', async () => {
-    ok(await app.admin.POST('/api/admin/projects/{projectId}/features', { ...project('default'), body: { name: 'halfway.c' } }));
+    await ok(app.admin.POST('/api/admin/projects/{projectId}/features', { ...project('default'), body: { name: 'halfway.c' } }));
     const before = await latestEventId();
     const response = await app.admin.POST('/api/admin/projects/{projectId}/archive', { ...project('default'), body: { features: ['halfway.c', 'halfway.missing'] } });
     expect(response.response.status).toBe(404);
