@@ -1,7 +1,7 @@
 // Requests that fastify or Node's HTTP parser refuse before any route runs still get `{id, name, message}`.
 import { connect } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
 
 let app: TestApp;
 
@@ -87,9 +87,9 @@ describe('requests refused before any route runs', () => {
   });
 
   it('answers a JSON body over the size limit with 413 as an Error, and creates nothing', async () => {
-    const response = await call(app, 'POST', '/api/admin/tag-types', { body: { name: 'too-large', description: 'x'.repeat(2 * 1024 * 1024) } });
+    const response = await app.admin.POST('/api/admin/tag-types', { body: { name: 'too-large', description: 'x'.repeat(2 * 1024 * 1024) } });
     expectError(response, 413, 'PayloadTooLargeError');
-    expect((await call(app, 'GET', '/api/admin/tag-types/too-large')).status).toBe(404);
+    expect((await app.admin.GET('/api/admin/tag-types/{typeName}', { params: { path: { typeName: 'too-large' } } })).response.status).toBe(404);
   });
 
   it('answers a malformed request line with 400 as an Error', async () => {
@@ -98,15 +98,17 @@ describe('requests refused before any route runs', () => {
   });
 
   it('still answers ordinary requests after those', async () => {
-    expect((await call(app, 'GET', '/api/admin/tag-types')).status).toBe(200);
+    expect((await app.admin.GET('/api/admin/tag-types')).response.status).toBe(200);
   });
 });
 
 describe('a path parameter longer than the router reads by default', () => {
   it('answers a path parameter of 2,000 characters by validation: 400 naming it, 401 without credentials', async () => {
-    const path = `/api/admin/tags/${'x'.repeat(2000)}`;
-    expect(expectError(await call(app, 'GET', path), 400, 'ValidationError').message).toContain('params.type');
-    expectError(await call(app, 'GET', path, { token: null }), 401, 'AuthenticationRequired');
-    expect(expectError(await call(app, 'POST', `/api/admin/projects/${'x'.repeat(2000)}/features`, { body: { name: 'x1' } }), 400, 'ValidationError').message).toContain('params.projectId');
+    const long = 'x'.repeat(2000);
+    const tagsOf = (client = app.admin) => client.GET('/api/admin/tags/{type}', { params: { path: { type: long } } });
+    expect(expectError(await tagsOf(), 400, 'ValidationError').message).toContain('params.type');
+    expectError(await tagsOf(app.clientWith()), 401, 'AuthenticationRequired');
+    const created = await app.admin.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId: long } }, body: { name: 'x1' } });
+    expect(expectError(created, 400, 'ValidationError').message).toContain('params.projectId');
   });
 });
