@@ -46,7 +46,6 @@ const relevant = [
   'tests/addon-delivery-policy.test.ts',
   'tests/addon-deliveries.test.ts',
   'tests/addons.test.ts',
-  'tests/addon-unsendable.test.ts',
   'tests/url-safety-messages.test.ts',
   // change requests: the guard, applying
   'tests/change-requests.test.ts',
