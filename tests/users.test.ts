@@ -5,7 +5,7 @@ import * as t from '../db/schema.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { newApiToken } from './support/fixtures.js';
-import { as, clientAs, createFlagAs, login, newcomer, sessionOf, USER_PASSWORD, userWithSession, type TestUser } from './support/users.js';
+import { as, clientAs, createFlagAs, login, newcomer, sessionOf, setProjectRoles, USER_PASSWORD, userWithSession, type TestUser } from './support/users.js';
 
 type User = components['schemas']['User'];
 type CreateUser = components['schemas']['CreateUser'];
@@ -72,8 +72,6 @@ const setPasswordRaw = (id: number, body: unknown, contentType?: string) =>
 /** The caller GET /api/admin/user answers for: a user's session, a token, or nobody (`clientWith()`). */
 const currentUser = (client: ServiceClient) => client.GET('/api/admin/user');
 const newFlagAs = (user: TestUser) => createFlagAs(app, user, 'default', unique('flag'));
-const makeMember = (projectId: string, userId: number) =>
-  app.admin.PUT('/api/admin/projects/{projectId}/users/{userId}/roles', { params: { path: { projectId, userId } }, body: { roles: [MEMBER] } });
 
 const gravatarOf = (identity: string) =>
   `https://gravatar.com/avatar/${createHash('sha256').update(identity.trim().toLowerCase()).digest('hex')}?s=42&d=retro&r=g`;
@@ -524,7 +522,7 @@ describe('deleting a user', () => {
   it('deletes a user who created flags and belongs to a project and a group', async () => {
     const user = await userWithSession(app, 'Editor');
     expect((await newFlagAs(user)).response.status).toBe(201);
-    expect((await makeMember('default', user.id)).response.status).toBe(200);
+    expect((await setProjectRoles(app, 'default', user.id, [MEMBER])).response.status).toBe(200);
     const group = await app.admin.POST('/api/admin/groups', { body: { name: unique('Crew'), users: [{ user: { id: user.id } }] } });
     expect(group.response.status, JSON.stringify(group.error)).toBe(201);
     const deleted = await deleteUser(user.id);
@@ -631,7 +629,7 @@ describe('the current user (GET /api/admin/user)', () => {
     const member = await userWithSession(app, 'Viewer');
     const project = unique('mine');
     expect((await app.admin.POST('/api/admin/projects', { body: { id: project, name: project } })).response.status).toBe(201);
-    expect((await makeMember(project, member.id)).response.status).toBe(200);
+    expect((await setProjectRoles(app, project, member.id, [MEMBER])).response.status).toBe(200);
     const { permissions } = (await currentUser(clientAs(app, member))).data!;
     expect(permissions).toContainEqual({ permission: 'CREATE_FEATURE', project });
     expect(permissions).toContainEqual({ permission: 'UPDATE_FEATURE_ENVIRONMENT', project, environment: 'development' });

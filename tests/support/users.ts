@@ -62,6 +62,10 @@ export const as = (user: TestUser) => ({ token: null, headers: { cookie: user.co
 /** A typed client acting as the user's session (no token). */
 export const clientAs = (app: TestApp, user: Pick<TestUser, 'cookie'>) => createClient(app.url, { headers: { cookie: user.cookie } });
 
+/** Gives the user exactly these roles in the project (by admin token); the typed answer. */
+export const setProjectRoles = (app: TestApp, projectId: string, userId: number, roles: number[]) =>
+  app.admin.PUT('/api/admin/projects/{projectId}/users/{userId}/roles', { params: { path: { projectId, userId } }, body: { roles } });
+
 /** Tries to create a flag named `name` in the project as the user; the typed answer. */
 export const createFlagAs = (app: TestApp, user: TestUser, projectId: string, name: string) =>
   clientAs(app, user).POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId } }, body: { name } });
