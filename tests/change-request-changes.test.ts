@@ -1,25 +1,41 @@
 // The changes of a change request: checked when proposed, edited and discarded by their author, and applied for real,
 // all or nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { approver, asUser, author, changeRequestCalls, environmentRequiring, requireChangeRequests } from './support/change-requests.js';
+import type { components } from '../generated/api.js';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
+import { approver, author, changeRequestCalls, environmentRequiring, requireChangeRequests } from './support/change-requests.js';
 import { eventReader, uniqueNames } from './support/events.js';
-import { adminJson, fixtures } from './support/fixtures.js';
-import type { TestUser } from './support/users.js';
+import { envPath, fixtures, flagPath, ok, turnOnChange as turnOn } from './support/fixtures.js';
+import { clientAs, type TestUser } from './support/users.js';
 
 let app: TestApp;
 let reviewer: TestUser;
 const unique = uniqueNames();
-const { newFlag, flagEnvironment } = fixtures(() => app, unique);
+const { newFlag, flagEnvironment, flagOf: feature, turnOn: switchOn, archiveFlag, addStrategy: addStrategyIn } = fixtures(() => app, unique);
 const events = eventReader(() => app);
-const { base, propose, moveTo, read, requestIn } = changeRequestCalls(() => app);
+const { propose, moveTo, read, requestIn } = changeRequestCalls(() => app);
 
-const turnOn = (feature: string) => ({ feature, action: 'updateEnabled', payload: { enabled: true } });
-const changePath = (id: number, changeId: number) => `${base}/change-requests/${id}/changes/${changeId}`;
-const strategiesOf = (flag: string) => `${base}/features/${flag}/environments/production/strategies`;
+const changeAt = (changeRequestId: number, changeId: number) => ({ params: { path: { projectId: 'default', changeRequestId, changeId } } });
+const changePath = '/api/admin/projects/{projectId}/change-requests/{changeRequestId}/changes/{changeId}' as const;
+const editChange = (user: TestUser, id: number, changeId: number, body: components['schemas']['ChangeRequestChangeInput']) =>
+  clientAs(app, user).PUT(changePath, { ...changeAt(id, changeId), body });
+const discardChange = (user: TestUser, id: number, changeId: number) => clientAs(app, user).DELETE(changePath, changeAt(id, changeId));
+const retitle = (user: TestUser, changeRequestId: number, title: string) =>
+  clientAs(app, user).PUT('/api/admin/projects/{projectId}/change-requests/{changeRequestId}/title', {
+    params: { path: { projectId: 'default', changeRequestId } },
+    body: { title },
+  });
+const inDefault = { params: { path: { projectId: 'default' } } };
+/** Proposes turning the flag on in production with the admin token. */
+const proposeByToken = (flag: string) =>
+  app.admin.POST('/api/admin/projects/{projectId}/environments/{environment}/change-requests', {
+    params: { path: { projectId: 'default', environment: 'production' } },
+    body: turnOn(flag),
+  });
 
 /** A strategy added directly in production by the admin token (which may skip change requests); answers its id. */
-const addStrategy = async (flag: string, body: object = { name: 'default' }): Promise<string> => (await adminJson(app, 'POST', strategiesOf(flag), body)).id;
+const addStrategy = async (flag: string, body: components['schemas']['CreateFeatureStrategy'] = { name: 'default' }) =>
+  (await addStrategyIn(flag, body, 'production')).id;
 
 /** Proposes, approves and applies `changes`; answers the apply's raw response. */
 async function applied(changes: unknown) {
@@ -33,7 +49,6 @@ async function expectApplied(changes: unknown) {
   expect(response.json.state).toBe('Applied');
 }
 
-const feature = (flag: string) => adminJson(app, 'GET', `${base}/features/${flag}`);
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -58,7 +73,8 @@ describe('proposing checks each change when it is added', () => {
     const writer = await author(app);
     const error = expectError(await propose(writer, { feature: await newFlag('bad'), action, payload }), 400, 'ValidationError');
     expect(error.message).toContain(place);
-    expect((await call(app, 'GET', `${base}/change-requests?state=Draft`)).json.filter((r: { createdBy: { id: number } }) => r.createdBy.id === writer.id)).toEqual([]);
+    const drafts = await ok(app.admin.GET('/api/admin/projects/{projectId}/change-requests', { params: { path: { projectId: 'default' }, query: { state: 'Draft' } } }), 200);
+    expect(drafts.filter((r) => r.createdBy.id === writer.id)).toEqual([]);
   });
 
   it('names the place within a list of changes', async () => {
@@ -82,20 +98,22 @@ describe('proposing checks each change when it is added', () => {
   });
 
   it("puts an admin API token's proposals into the tokens' shared draft, not a user's", async () => {
-    const byToken = (flag: string) => call(app, 'POST', `${base}/environments/production/change-requests`, { body: turnOn(flag) });
-    const first = await byToken(await newFlag('by-token'));
-    expect(first.status, first.text).toBe(200);
-    const second = await byToken(await newFlag('by-token'));
-    expect(second.json.id).toBe(first.json.id);
-    expect(second.json.features).toHaveLength(2);
-    expect((await propose(await author(app), turnOn(await newFlag('by-user')))).json.id).not.toBe(first.json.id);
+    const first = await ok(proposeByToken(await newFlag('by-token')), 200);
+    const second = await ok(proposeByToken(await newFlag('by-token')), 200);
+    expect(second.id).toBe(first.id);
+    expect(second.features).toHaveLength(2);
+    expect((await propose(await author(app), turnOn(await newFlag('by-user')))).json.id).not.toBe(first.id);
   });
 
   it("leaves a token's request to be approved by a user: the token cannot approve it (403)", async () => {
-    const proposed = await call(app, 'POST', `${base}/environments/production/change-requests`, { body: turnOn(await newFlag('token-review')) });
-    const { id } = proposed.json;
-    expect((await call(app, 'PUT', `${base}/change-requests/${id}/state`, { body: { state: 'In review' } })).status).toBe(200);
-    expectError(await call(app, 'PUT', `${base}/change-requests/${id}/state`, { body: { state: 'Approved' } }), 403, 'NoAccessError');
+    const { id } = await ok(proposeByToken(await newFlag('token-review')), 200);
+    const moveByToken = (state: components['schemas']['ChangeRequestState']) =>
+      app.admin.PUT('/api/admin/projects/{projectId}/change-requests/{changeRequestId}/state', {
+        params: { path: { projectId: 'default', changeRequestId: id } },
+        body: { state },
+      });
+    expect((await moveByToken('In review')).response.status).toBe(200);
+    expectError(await moveByToken('Approved'), 403, 'NoAccessError');
     expect((await moveTo(reviewer, id, 'Approved')).json.state).toBe('Approved');
   });
 
@@ -126,14 +144,14 @@ describe('the draft', () => {
   it('takes a title from its author', async () => {
     const writer = await author(app);
     const request = await requestIn('Draft', turnOn(await newFlag('titled')), { by: writer });
-    const titled = await asUser(app, writer, 'PUT', `${base}/change-requests/${request.id}/title`, { title: 'Roll out in production' });
-    expect(titled.status, titled.text).toBe(204);
+    const titled = await retitle(writer, request.id, 'Roll out in production');
+    expect(titled.response.status, JSON.stringify(titled.error)).toBe(204);
     expect((await read(request.id)).title).toBe('Roll out in production');
   });
 
   it('takes no title from another user (403)', async () => {
     const request = await requestIn('Draft', turnOn(await newFlag('not-titled')));
-    expectError(await asUser(app, reviewer, 'PUT', `${base}/change-requests/${request.id}/title`, { title: 'Mine now' }), 403, 'NoAccessError');
+    expectError(await retitle(reviewer, request.id, 'Mine now'), 403, 'NoAccessError');
     expect((await read(request.id)).title).toBe(`Change request #${request.id}`);
   });
 });
@@ -145,9 +163,8 @@ describe('editing a change', () => {
     const request = await requestIn('Draft', turnOn(flag), { by: writer });
     const changeId = request.features[0].changes[0].id;
     const since = await events.latestEventId();
-    const edited = await asUser(app, writer, 'PUT', changePath(request.id, changeId), { feature: flag, action: 'addStrategy', payload: { name: 'default' } });
-    expect(edited.status, edited.text).toBe(200);
-    expect(edited.json.features).toMatchObject([{ name: flag, changes: [{ id: changeId, action: 'addStrategy', payload: { name: 'default' } }] }]);
+    const edited = await ok(editChange(writer, request.id, changeId, { feature: flag, action: 'addStrategy', payload: { name: 'default' } }), 200);
+    expect(edited.features).toMatchObject([{ name: flag, changes: [{ id: changeId, action: 'addStrategy', payload: { name: 'default' } }] }]);
     expect((await events.eventsSince(since)).map((e) => e.type)).toEqual(['change-edited']);
   });
 
@@ -155,7 +172,7 @@ describe('editing a change', () => {
     const writer = await author(app);
     const flag = await newFlag('edited-badly');
     const request = await requestIn('Draft', turnOn(flag), { by: writer });
-    const error = expectError(await asUser(app, writer, 'PUT', changePath(request.id, request.features[0].changes[0].id), { feature: flag, action: 'updateEnabled', payload: {} }), 400, 'ValidationError');
+    const error = expectError(await editChange(writer, request.id, request.features[0].changes[0].id, { feature: flag, action: 'updateEnabled', payload: {} }), 400, 'ValidationError');
     expect(error.message).toContain('body.payload.enabled');
   });
 
@@ -163,7 +180,7 @@ describe('editing a change', () => {
     const flag = await newFlag('edit-others');
     const request = await requestIn('Draft', turnOn(flag));
     const change = request.features[0].changes[0];
-    expectError(await asUser(app, await author(app), 'PUT', changePath(request.id, change.id), { feature: flag, action: 'updateEnabled', payload: { enabled: false } }), 403, 'NoAccessError');
+    expectError(await editChange(await author(app), request.id, change.id, { feature: flag, action: 'updateEnabled', payload: { enabled: false } }), 403, 'NoAccessError');
     expect((await read(request.id)).features[0].changes[0].payload).toEqual({ enabled: true });
   });
 
@@ -171,16 +188,15 @@ describe('editing a change', () => {
     const writer = await author(app);
     const flag = await newFlag('edit-in-review');
     const request = await requestIn('In review', turnOn(flag), { by: writer });
-    const edited = await asUser(app, writer, 'PUT', changePath(request.id, request.features[0].changes[0].id), { feature: flag, action: 'updateEnabled', payload: { enabled: false } });
-    expect(edited.status, edited.text).toBe(200);
-    expect(edited.json.state).toBe('In review');
+    const edited = await ok(editChange(writer, request.id, request.features[0].changes[0].id, { feature: flag, action: 'updateEnabled', payload: { enabled: false } }), 200);
+    expect(edited.state).toBe('In review');
   });
 
   it('is 409 once the request is approved', async () => {
     const writer = await author(app);
     const flag = await newFlag('edit-approved');
     const request = await requestIn('Approved', turnOn(flag), { by: writer, reviewer });
-    const error = expectError(await asUser(app, writer, 'PUT', changePath(request.id, request.features[0].changes[0].id), { feature: flag, action: 'updateEnabled', payload: { enabled: false } }), 409, 'ConflictError');
+    const error = expectError(await editChange(writer, request.id, request.features[0].changes[0].id, { feature: flag, action: 'updateEnabled', payload: { enabled: false } }), 409, 'ConflictError');
     expect(error.message).toContain('"Approved"');
   });
 
@@ -191,16 +207,15 @@ describe('editing a change', () => {
     const flag = await newFlag('withdrawn');
     const request = await requestIn('In review', turnOn(flag), { by: writer, environment });
     expect((await moveTo(first, request.id, 'Approved')).json.approvals).toHaveLength(1);
-    const edited = await asUser(app, writer, 'PUT', changePath(request.id, request.features[0].changes[0].id), { feature: flag, action: 'updateEnabled', payload: { enabled: false } });
-    expect(edited.status, edited.text).toBe(200);
-    expect(edited.json).toMatchObject({ state: 'In review', approvals: [] });
+    const edited = await ok(editChange(writer, request.id, request.features[0].changes[0].id, { feature: flag, action: 'updateEnabled', payload: { enabled: false } }), 200);
+    expect(edited).toMatchObject({ state: 'In review', approvals: [] });
   });
 
   it('is 404 for a change of another request', async () => {
     const writer = await author(app);
     const mine = await requestIn('Draft', turnOn(await newFlag('mine')), { by: writer });
     const theirs = await requestIn('Draft', turnOn(await newFlag('theirs')));
-    expectError(await asUser(app, writer, 'DELETE', changePath(mine.id, theirs.features[0].changes[0].id)), 404, 'NotFoundError');
+    expectError(await discardChange(writer, mine.id, theirs.features[0].changes[0].id), 404, 'NotFoundError');
   });
 });
 
@@ -210,15 +225,15 @@ describe('discarding a change', () => {
     const [kept, dropped] = [await newFlag('kept'), await newFlag('dropped')];
     const request = await requestIn('Draft', [turnOn(kept), turnOn(dropped)], { by: writer });
     const since = await events.latestEventId();
-    const discarded = await asUser(app, writer, 'DELETE', changePath(request.id, request.features[1].changes[0].id));
-    expect(discarded.status, discarded.text).toBe(204);
+    const discarded = await discardChange(writer, request.id, request.features[1].changes[0].id);
+    expect(discarded.response.status, JSON.stringify(discarded.error)).toBe(204);
     expect((await read(request.id)).features.map((f: { name: string }) => f.name)).toEqual([kept]);
     expect((await events.eventsSince(since)).map((e) => e.type)).toEqual(['change-discarded']);
   });
 
   it('is for the author only (403)', async () => {
     const request = await requestIn('Draft', turnOn(await newFlag('discard-others')));
-    expectError(await asUser(app, await author(app), 'DELETE', changePath(request.id, request.features[0].changes[0].id)), 403, 'NoAccessError');
+    expectError(await discardChange(await author(app), request.id, request.features[0].changes[0].id), 403, 'NoAccessError');
     expect((await read(request.id)).features).toHaveLength(1);
   });
 
@@ -226,7 +241,7 @@ describe('discarding a change', () => {
     const writer = await author(app);
     const request = await requestIn('Approved', turnOn(await newFlag('discard-applied')), { by: writer, reviewer });
     expect((await moveTo(reviewer, request.id, 'Applied')).status).toBe(200);
-    const error = expectError(await asUser(app, writer, 'DELETE', changePath(request.id, request.features[0].changes[0].id)), 409, 'ConflictError');
+    const error = expectError(await discardChange(writer, request.id, request.features[0].changes[0].id), 409, 'ConflictError');
     expect(error.message).toContain('"Applied"');
   });
 });
@@ -234,7 +249,7 @@ describe('discarding a change', () => {
 describe('every action is applied for real', () => {
   it('updateEnabled turns the flag off', async () => {
     const flag = await newFlag('turned-off');
-    await adminJson(app, 'POST', `${base}/features/${flag}/environments/production/on`);
+    await switchOn(flag, 'production');
     await expectApplied({ feature: flag, action: 'updateEnabled', payload: { enabled: false } });
     expect((await flagEnvironment(flag, 'production')).enabled).toBe(false);
   });
@@ -282,17 +297,17 @@ describe('every action is applied for real', () => {
 
   it('deleteDependency removes the dependency', async () => {
     const [parent, child] = [await newFlag('old-parent'), await newFlag('orphan')];
-    await adminJson(app, 'POST', `${base}/features/${child}/dependencies`, { feature: parent });
+    await ok(app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/dependencies', { params: { path: flagPath(child) }, body: { feature: parent } }));
     await expectApplied({ feature: child, action: 'deleteDependency', payload: { feature: parent } });
     expect((await feature(child)).dependencies).toEqual([]);
   });
 
   it('archiveFeature archives the flag', async () => {
     const flag = await newFlag('archived');
-    await adminJson(app, 'POST', `${base}/features/${flag}/environments/production/on`);
+    await switchOn(flag, 'production');
     await expectApplied({ feature: flag, action: 'archiveFeature', payload: {} });
-    expectError(await call(app, 'GET', `${base}/features/${flag}`), 404, 'NotFoundError');
-    expect((await adminJson(app, 'GET', '/api/admin/archive/features/default')).features.map((f: { name: string }) => f.name)).toContain(flag);
+    expectError(await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: flagPath(flag) } }), 404, 'NotFoundError');
+    expect((await ok(app.admin.GET('/api/admin/archive/features/{projectId}', inDefault), 200)).features.map((f) => f.name)).toContain(flag);
   });
 
   it('records each change\'s usual event, then change-request-applied', async () => {
@@ -311,7 +326,11 @@ describe('an apply that no longer fits the flag', () => {
     const [other, flag] = [await newFlag('untouched'), await newFlag('strategy-gone')];
     const id = await addStrategy(flag);
     const request = await requestIn('Approved', [turnOn(other), { feature: flag, action: 'deleteStrategy', payload: { id } }], { reviewer });
-    await adminJson(app, 'DELETE', `${strategiesOf(flag)}/${id}`);
+    await ok(
+      app.admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', {
+        params: { path: { ...envPath(flag, 'production'), strategyId: id } },
+      }),
+    );
     const since = await events.latestEventId();
     const error = expectError(await moveTo(reviewer, request.id, 'Applied'), 409, 'ConflictError');
     const failing = request.features[1].changes[0].id;
@@ -325,7 +344,7 @@ describe('an apply that no longer fits the flag', () => {
   it('whose flag was archived directly is 409 naming the change, and applies nothing', async () => {
     const [other, flag] = [await newFlag('kept-off'), await newFlag('archived-meanwhile')];
     const request = await requestIn('Approved', [{ feature: other, action: 'addStrategy', payload: { name: 'default' } }, turnOn(flag)], { reviewer });
-    await adminJson(app, 'DELETE', `${base}/features/${flag}`);
+    await archiveFlag('default', flag);
     const error = expectError(await moveTo(reviewer, request.id, 'Applied'), 409, 'ConflictError');
     expect(error.message).toContain(`Change ${request.features[1].changes[0].id}`);
     expect(error.message).toContain(flag);
