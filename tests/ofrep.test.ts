@@ -2,7 +2,7 @@
 // credentials OpenFeature providers send, the token's scope, the bulk answer's ETag, the protocol's error codes, and
 // the evaluations counted in the flags' usage.
 import { randomBytes } from 'node:crypto';
-import { createClient } from 'flag-service/client';
+import { createClient } from '../client/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { newApiToken, until } from './support/fixtures.js';
