@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../generated/api.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
-import { appWithClientTokens, fixtures, newApiToken, ok, until } from './support/fixtures.js';
+import { appWithClientTokens, fixtures, newApiToken, ok, sdkMetrics, until } from './support/fixtures.js';
 import { metrics, registration, sdkVersion } from './support/sdk-reports.js';
 
 type ClientMetrics = components['schemas']['ClientMetrics'];
@@ -19,9 +19,6 @@ beforeAll(async () => {
 const unique = uniqueNames();
 const { createFlag, flagOf } = fixtures(() => app, unique);
 
-/** The node SDK's metrics body, its toggles held to the contract's counts. */
-const sdkMetrics = (appName: string, instanceId: string, stop: string, toggles: ClientMetrics['bucket']['toggles']) =>
-  metrics(appName, instanceId, stop, toggles) as ClientMetrics;
 const register = (token: string, appName: string, instanceId: string, on = app) =>
   on.clientWith(token).POST('/api/client/register', { body: registration(appName, instanceId) });
 const report = (token: string, body: ClientMetrics, on = app) => on.clientWith(token).POST('/api/client/metrics', { body });

@@ -4,43 +4,36 @@
 // this file adds test-only CHECK constraints (through `testApp.db`) that refuse names starting `poisoned-`.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../generated/api.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
-import { until } from './support/fixtures.js';
+import { fixtures, newApiToken, ok, sdkMetrics, until } from './support/fixtures.js';
+import { registration } from './support/sdk-reports.js';
 
 let app: TestApp;
 let clientToken: string;
 const unique = uniqueNames();
 const POISON = 'poisoned-';
 const WAIT_MS = 15_000;
+const { newFlag } = fixtures(() => app, unique);
 
 beforeAll(async () => {
   // A flush window long enough for the reports each test sends back to back to share it.
   app = await startTestApp({ metricsFlushMs: 1000 });
-  const token = await call(app, 'POST', '/api/admin/api-tokens', { body: { tokenName: 'sdk', type: 'client', environment: 'development', projects: ['*'] } });
-  expect(token.status, token.text).toBe(201);
-  clientToken = token.json.secret;
+  clientToken = await newApiToken(app, { type: 'client', environment: 'development', projects: ['*'] });
   await app.db.execute(sql.raw(`alter table client_applications add constraint test_poisoned_app check (app_name not like '${POISON}%')`));
   await app.db.execute(sql.raw(`alter table client_metrics_hourly add constraint test_poisoned_flag check (feature_name not like '${POISON}%')`));
 });
 
-const registration = (appName: string) => ({ appName, instanceId: 'i-1', sdkVersion: 'unleash-client-node:6.1.0', strategies: ['default'], started: new Date().toISOString(), interval: 10_000 });
-const metrics = (appName: string, toggles: Record<string, { yes: number; no: number }>, stop = new Date()) => ({
-  appName,
-  instanceId: 'i-1',
-  bucket: { start: new Date(stop.getTime() - 10_000).toISOString(), stop: stop.toISOString(), toggles },
-});
+type Toggles = components['schemas']['ClientMetrics']['bucket']['toggles'];
 
-const sdk = (path: string, body: object | string) => call(app, 'POST', path, { token: clientToken, body });
-const applicationNames = async () => ((await call(app, 'GET', '/api/admin/metrics/applications')).json.applications as { appName: string }[]).map((a) => a.appName);
-const usage = async (flag: string) => (await call(app, 'GET', `/api/admin/client-metrics/features/${flag}/raw`)).json.metrics as { appName: string; yes: number; no: number }[];
-
-async function newFlag(): Promise<string> {
-  const name = unique('flag');
-  const created = await call(app, 'POST', '/api/admin/projects/default/features', { body: { name } });
-  expect(created.status, created.text).toBe(201);
-  return name;
-}
+const sdk = () => app.clientWith(clientToken);
+const register = (appName: string) => sdk().POST('/api/client/register', { body: registration(appName, 'i-1') });
+const report = (appName: string, toggles: Toggles, stop = new Date()) =>
+  sdk().POST('/api/client/metrics', { body: sdkMetrics(appName, 'i-1', stop.toISOString(), toggles) });
+const applicationNames = async () => (await ok(app.admin.GET('/api/admin/metrics/applications'), 200)).applications.map((a) => a.appName);
+const usage = async (featureName: string) =>
+  (await ok(app.admin.GET('/api/admin/client-metrics/features/{featureName}/raw', { params: { path: { featureName } } }), 200)).metrics;
 
 const droppedLogs = () => app.logs.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'an SDK report the database refuses was dropped');
 
@@ -48,8 +41,8 @@ describe('one refused record in a flush window', () => {
   it('leaves the other applications registered in the same window stored, and drops only itself', async () => {
     const good = unique('good-app');
     const poisoned = unique(`${POISON}app`);
-    const answers = await Promise.all([sdk('/api/client/register', registration(poisoned)), sdk('/api/client/register', registration(good))]);
-    expect(answers.map((a) => a.status)).toEqual([202, 202]);
+    const answers = await Promise.all([register(poisoned), register(good)]);
+    expect(answers.map((a) => a.response.status)).toEqual([202, 202]);
     const names = await until('the good application', applicationNames, (list) => list.includes(good), WAIT_MS);
     expect(names).not.toContain(poisoned);
     expect(droppedLogs().map((entry) => entry.dropped)).toContainEqual(expect.objectContaining({ kind: 'application', appName: poisoned }));
@@ -59,7 +52,7 @@ describe('one refused record in a flush window', () => {
     const flag = await newFlag();
     const appName = unique('app');
     const poisonedFlag = unique(`${POISON}flag`);
-    expect((await sdk('/api/client/metrics', metrics(appName, { [poisonedFlag]: { yes: 5, no: 5 }, [flag]: { yes: 3, no: 1 } }))).status).toBe(202);
+    expect((await report(appName, { [poisonedFlag]: { yes: 5, no: 5 }, [flag]: { yes: 3, no: 1 } })).response.status).toBe(202);
     const counts = await until('the good flag counts', () => usage(flag), (list) => list.length > 0, WAIT_MS);
     expect(counts).toEqual([expect.objectContaining({ appName, yes: 3, no: 1 })]);
     expect(await applicationNames()).toContain(appName);
@@ -74,11 +67,8 @@ describe('one refused record in a flush window', () => {
       sql`insert into client_metrics_hourly (feature_name, app_name, environment, hour, yes, no) values (${full}, ${appName}, 'development', ${hour.toISOString()}, 9223372036854775000, 0)`,
     );
     const stop = new Date(hour.getTime() + 60_000);
-    const answers = await Promise.all([
-      sdk('/api/client/metrics', metrics(appName, { [full]: { yes: 1_000_000_000_000, no: 0 } }, stop)),
-      sdk('/api/client/metrics', metrics(appName, { [other]: { yes: 2, no: 0 } }, stop)),
-    ]);
-    expect(answers.map((a) => a.status)).toEqual([202, 202]);
+    const answers = await Promise.all([report(appName, { [full]: { yes: 1_000_000_000_000, no: 0 } }, stop), report(appName, { [other]: { yes: 2, no: 0 } }, stop)]);
+    expect(answers.map((a) => a.response.status)).toEqual([202, 202]);
     await until('the other flag counts', () => usage(other), (list) => list.length > 0, WAIT_MS);
     expect(await usage(full)).toEqual([expect.objectContaining({ appName, yes: Number.MAX_SAFE_INTEGER, no: 0 })]);
   });
@@ -88,18 +78,19 @@ describe('what PostgreSQL cannot store is refused at the door', () => {
   it('refuses an application name holding a lone surrogate, and stores the good registration sent beside it', async () => {
     const good = unique('good-app');
     const [bad, fine] = await Promise.all([
-      sdk('/api/client/register', JSON.stringify(registration('x')).replace('"x"', '"x\\ud800"')),
-      sdk('/api/client/register', registration(good)),
+      // Raw: a lone surrogate escaped in the JSON text, which no JavaScript string sent as JSON carries.
+      call(app, 'POST', '/api/client/register', { token: clientToken, body: JSON.stringify(registration('x', 'i-1')).replace('"x"', '"x\\ud800"') }),
+      register(good),
     ]);
     expect(expectError(bad, 400, 'ValidationError').message).toContain('body.appName');
-    expect(fine.status).toBe(202);
+    expect(fine.response.status).toBe(202);
     await until('the good application', applicationNames, (list) => list.includes(good), WAIT_MS);
   });
 
   it('refuses a flag name longer than a flag name can be, which no index could hold either', async () => {
-    const response = await sdk('/api/client/metrics', metrics(unique('app'), { ['f'.repeat(101)]: { yes: 1, no: 0 } }));
+    const response = await report(unique('app'), { ['f'.repeat(101)]: { yes: 1, no: 0 } });
     expect(expectError(response, 400, 'ValidationError').message).toContain('body.bucket.toggles');
-    const fits = await sdk('/api/client/metrics', metrics(unique('app'), { ['f'.repeat(100)]: { yes: 1, no: 0 } }));
-    expect(fits.status).toBe(202);
+    const fits = await report(unique('app'), { ['f'.repeat(100)]: { yes: 1, no: 0 } });
+    expect(fits.response.status).toBe(202);
   });
 });

@@ -2,11 +2,13 @@
 import { expect } from 'vitest';
 import type { components } from '../../generated/api.js';
 import { call, startTestApp, type TestApp } from './app.js';
+import { metrics } from './sdk-reports.js';
 
 type CreateFeature = components['schemas']['CreateFeature'];
 type CreateFeatureStrategy = components['schemas']['CreateFeatureStrategy'];
 type UpsertSegment = components['schemas']['UpsertSegment'];
 type UpsertGroup = components['schemas']['UpsertGroup'];
+type ClientMetrics = components['schemas']['ClientMetrics'];
 /** What a flag is created with besides its name; `tags` written `type:value` (split at the first colon). */
 export type FlagOptions = Omit<CreateFeature, 'name' | 'tags'> & { tags?: string[] };
 
@@ -29,6 +31,10 @@ export const rollout = (percent: number, stickiness = 'default', groupId = 'g') 
 
 /** A change-request change that turns the flag on in the request's environment. */
 export const turnOnChange = (feature: string) => ({ feature, action: 'updateEnabled' as const, payload: { enabled: true } });
+
+/** The node SDK's metrics report (see sdk-reports.ts), its toggles held to the contract's counts: a typed client's body. */
+export const sdkMetrics = (appName: string, instanceId: string, stop: string, toggles: ClientMetrics['bucket']['toggles']) =>
+  metrics(appName, instanceId, stop, toggles) as ClientMetrics;
 
 /** Reads until `done` holds of the value (every 50 ms); fails naming `what` and the last value after `timeoutMs`. */
 export async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
