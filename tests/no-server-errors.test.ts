@@ -4,7 +4,8 @@ import { operationTable, type OperationId } from '../generated/operations.js';
 import { call, startTestApp, type RawResponse, type TestApp } from './support/app.js';
 import { contract, flatten, validatorOf, type Schema } from './support/contract.js';
 import { uniqueNames } from './support/events.js';
-import { as, USER_PASSWORD, userWithSession, type TestUser } from './support/users.js';
+import { ok } from './support/fixtures.js';
+import { as, clientAs, USER_PASSWORD, userWithSession, type TestUser } from './support/users.js';
 
 const refName = (schema: Schema): string | undefined => /^#\/components\/schemas\/(.+)$/.exec(String(schema.$ref ?? ''))?.[1];
 
@@ -304,131 +305,147 @@ let clientToken: string;
 /** A frontend token of the fixtures' environment and project, for the frontend API's operations. */
 let frontendToken: string;
 
-/** An admin-token call that must succeed; answers the parsed body. */
-async function must(method: string, path: string, body?: object, options: Parameters<typeof call>[3] = {}): Promise<any> {
-  const response = await call(app, method, path, { ...(body && { body }), ...options });
-  expect(response.status, `${method} ${path}: ${response.text}`).toBeLessThan(300);
-  return response.json;
-}
-
-const projectPath = (project: string) => `/api/admin/projects/${encodeURIComponent(project)}`;
-const flagPath = (project: string, flag: string) => `${projectPath(project)}/features/${encodeURIComponent(flag)}`;
-const flagEnvironmentPath = (project: string, flag: string, environment: string) =>
-  `${flagPath(project, flag)}/environments/${encodeURIComponent(environment)}`;
+/** The admin token's typed client (the app starts in beforeAll). */
+const admin = () => app.admin;
+const inProject = (projectId: string) => ({ params: { path: { projectId } } });
+const ofFlag = (projectId: string, featureName: string) => ({ params: { path: { projectId, featureName } } });
 
 /** Creates real resources through the admin API, as the rest of the world would. */
 const create = {
   async environment(): Promise<string> {
-    return (await must('POST', '/api/admin/environments', { name: unique('env'), type: 'test' })).name;
+    return (await ok(admin().POST('/api/admin/environments', { body: { name: unique('env'), type: 'test' } }))).name;
   },
-  async project(body: object = {}): Promise<string> {
-    return (await must('POST', '/api/admin/projects', { id: unique('project'), name: 'Checkout', ...body })).id;
+  async project(fields: { environments?: string[] } = {}): Promise<string> {
+    return (await ok(admin().POST('/api/admin/projects', { body: { id: unique('project'), name: 'Checkout', ...fields } }))).id;
   },
   async tagType(): Promise<string> {
     const name = unique('tag-type');
-    await must('POST', '/api/admin/tag-types', { name, description: 'Team', color: '#00aa00' });
-    await must('POST', '/api/admin/tags', { type: name, value: unique('tag') });
+    await ok(admin().POST('/api/admin/tag-types', { body: { name, description: 'Team', color: '#00aa00' } }));
+    await ok(admin().POST('/api/admin/tags', { body: { type: name, value: unique('tag') } }));
     return name;
   },
   async contextField(): Promise<{ name: string; legalValue: string }> {
     const name = unique('field');
     const legalValue = unique('value');
-    await must('POST', '/api/admin/context', { name, description: 'Region', legalValues: [{ value: legalValue, description: 'Europe' }] });
+    await ok(admin().POST('/api/admin/context', { body: { name, description: 'Region', legalValues: [{ value: legalValue, description: 'Europe' }] } }));
     return { name, legalValue };
   },
   async legalValue(f: Fixtures): Promise<string> {
     const value = unique('value');
-    await must('POST', `/api/admin/context/${encodeURIComponent(f.contextField)}/legal-values`, { value, description: 'Asia' });
+    await ok(admin().POST('/api/admin/context/{contextField}/legal-values', { params: { path: { contextField: f.contextField } }, body: { value, description: 'Asia' } }));
     return value;
   },
   async segment(f: Pick<Fixtures, 'contextField' | 'legalValue'>, project?: string): Promise<number> {
-    const constraints = [{ contextName: f.contextField, operator: 'IN', values: [f.legalValue] }];
-    return (await must('POST', '/api/admin/segments', { name: unique('segment'), constraints, ...(project && { project }) })).id;
+    const constraints = [{ contextName: f.contextField, operator: 'IN' as const, values: [f.legalValue] }];
+    return (await ok(admin().POST('/api/admin/segments', { body: { name: unique('segment'), constraints, ...(project && { project }) } }))).id;
   },
   async strategyDefinition(): Promise<string> {
     const name = unique('strategy');
-    await must('POST', '/api/admin/strategies', { name, title: 'Beta users', parameters: [{ name: 'percentage', type: 'percentage', required: true }] });
+    await ok(admin().POST('/api/admin/strategies', { body: { name, title: 'Beta users', parameters: [{ name: 'percentage', type: 'percentage', required: true }] } }));
     return name;
   },
   /** A strategy with a constraint, a segment and a variant on the flag in the environment. */
   async strategy(f: Pick<Fixtures, 'contextField' | 'legalValue' | 'segmentId'>, project: string, flag: string, environment: string): Promise<string> {
-    const strategy = {
-      name: 'flexibleRollout',
-      title: 'Half of Europe',
-      parameters: { rollout: '50' },
-      constraints: [{ contextName: f.contextField, operator: 'IN', values: [f.legalValue] }],
-      variants: [{ name: 'blue', weight: 1000, weightType: 'fix', payload: { type: 'string', value: 'blue' } }],
-      segments: [f.segmentId],
-    };
-    return (await must('POST', `${flagEnvironmentPath(project, flag, environment)}/strategies`, strategy)).id;
+    const strategy = await ok(
+      admin().POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
+        params: { path: { projectId: project, featureName: flag, environment } },
+        body: {
+          name: 'flexibleRollout',
+          title: 'Half of Europe',
+          parameters: { rollout: '50' },
+          constraints: [{ contextName: f.contextField, operator: 'IN', values: [f.legalValue] }],
+          variants: [{ name: 'blue', weight: 1000, weightType: 'fix', payload: { type: 'string', value: 'blue' } }],
+          segments: [f.segmentId],
+        },
+      }),
+    );
+    return strategy.id;
   },
   /** An active flag with a tag, a strategy, variants and an enabled environment. */
   async flag(f: Omit<Fixtures, 'flag' | 'strategyId' | 'parentFlag' | 'tagValue'>, project = f.project): Promise<{ name: string; strategyId: string; tagValue: string }> {
     const name = unique('flag');
     const tagValue = unique('tag');
-    await must('POST', `${projectPath(project)}/features`, { name, type: 'release', description: 'New checkout', tags: [{ type: f.tagType, value: tagValue }] });
+    await ok(admin().POST('/api/admin/projects/{projectId}/features', { ...inProject(project), body: { name, type: 'release', description: 'New checkout', tags: [{ type: f.tagType, value: tagValue }] } }));
     const strategyId = await create.strategy(f, project, name, f.environment);
-    await must('PUT', `${flagEnvironmentPath(project, name, f.environment)}/variants`, [{ name: 'red' }, { name: 'green', weight: 200, weightType: 'fix' }]);
-    await must('POST', `${flagEnvironmentPath(project, name, f.environment)}/on`);
+    const environmentOf = { params: { path: { projectId: project, featureName: name, environment: f.environment } } };
+    await ok(
+      admin().PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
+        ...environmentOf,
+        body: [{ name: 'red' }, { name: 'green', weight: 200, weightType: 'fix' }],
+      }),
+    );
+    await ok(admin().POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', environmentOf));
     return { name, strategyId, tagValue };
   },
   async archivedFlag(f: Fixtures, project = f.project): Promise<string> {
     const { name } = await create.flag(f, project);
-    await must('DELETE', flagPath(project, name));
+    await ok(admin().DELETE('/api/admin/projects/{projectId}/features/{featureName}', ofFlag(project, name)));
     return name;
   },
   async tag(f: Fixtures): Promise<string> {
     const value = unique('tag');
-    await must('POST', `/api/admin/features/${encodeURIComponent(f.flag)}/tags`, { type: f.tagType, value });
+    await ok(admin().POST('/api/admin/features/{featureName}/tags', { params: { path: { featureName: f.flag } }, body: { type: f.tagType, value } }));
     return value;
   },
-  async user(rootRole: string): Promise<TestUser> {
+  async user(rootRole: 'Viewer' | 'Editor' | 'Admin'): Promise<TestUser> {
     return userWithSession(app, rootRole);
   },
   async group(users: number[]): Promise<number> {
-    return (await must('POST', '/api/admin/groups', { name: unique('group'), rootRole: 3, users: users.map((id) => ({ user: { id } })) })).id;
+    return (await ok(admin().POST('/api/admin/groups', { body: { name: unique('group'), rootRole: 3, users: users.map((id) => ({ user: { id } })) } }))).id;
   },
   async role(): Promise<number> {
-    return (await must('POST', '/api/admin/roles', { name: unique('role'), type: 'custom', permissions: [{ name: 'UPDATE_FEATURE' }] })).id;
+    return (await ok(admin().POST('/api/admin/roles', { body: { name: unique('role'), type: 'custom', permissions: [{ name: 'UPDATE_FEATURE' }] } }))).id;
   },
-  async apiToken(environment: string, project: string): Promise<string> {
-    return (await must('POST', '/api/admin/api-tokens', { tokenName: unique('token'), type: 'client', environment, projects: [project] })).secret;
+  async apiToken(environment: string, project: string, type: 'client' | 'frontend' = 'client'): Promise<string> {
+    return (await ok(admin().POST('/api/admin/api-tokens', { body: { tokenName: unique('token'), type, environment, projects: [project] } }))).secret;
   },
   async addon(): Promise<number> {
-    return (await must('POST', '/api/addons', { provider: 'webhook', enabled: true, events: ['feature-created'], parameters: { url: WEBHOOK_URL } })).id;
+    return (await ok(admin().POST('/api/addons', { body: { provider: 'webhook', enabled: true, events: ['feature-created'], parameters: { url: WEBHOOK_URL } } }))).id;
   },
   /** A project requiring change requests in the environment, with a draft (by the admin token) turning its flag on. */
   async changeRequest(environment: string): Promise<Pick<Fixtures, 'changeRequestProject' | 'changeRequestId' | 'changeId'>> {
     const project = await create.project();
     const flag = unique('flag');
-    await must('POST', `${projectPath(project)}/features`, { name: flag });
-    await must('PUT', `${projectPath(project)}/environments/${encodeURIComponent(environment)}/change-requests/config`, { changeRequestsEnabled: true });
-    const draft = await must('POST', `${projectPath(project)}/environments/${encodeURIComponent(environment)}/change-requests`, {
-      feature: flag,
-      action: 'updateEnabled',
-      payload: { enabled: true },
-    });
-    return { changeRequestProject: project, changeRequestId: draft.id, changeId: draft.features[0].changes[0].id };
+    const inEnvironment = { params: { path: { projectId: project, environment } } };
+    await ok(admin().POST('/api/admin/projects/{projectId}/features', { ...inProject(project), body: { name: flag } }));
+    await ok(admin().PUT('/api/admin/projects/{projectId}/environments/{environment}/change-requests/config', { ...inEnvironment, body: { changeRequestsEnabled: true } }));
+    const draft = await ok(
+      admin().POST('/api/admin/projects/{projectId}/environments/{environment}/change-requests', {
+        ...inEnvironment,
+        body: { feature: flag, action: 'updateEnabled', payload: { enabled: true } },
+      }),
+    );
+    return { changeRequestProject: project, changeRequestId: draft.id, changeId: draft.features[0]!.changes[0]!.id };
   },
   async signupToken(): Promise<string> {
-    return (await must('POST', '/api/admin/invite-link/tokens', { name: unique('invite'), expiresAt: FUTURE })).secret;
+    return (await ok(admin().POST('/api/admin/invite-link/tokens', { body: { name: unique('invite'), expiresAt: FUTURE } }))).secret;
   },
   async personalAccessToken(user: TestUser): Promise<number> {
-    return (await must('POST', '/api/admin/user/tokens', { description: 'CI', expiresAt: FUTURE }, as(user))).id;
+    return (await ok(clientAs(app, user).POST('/api/admin/user/tokens', { body: { description: 'CI', expiresAt: FUTURE } }))).id;
+  },
+  /** Marks the flag (or else the project) as the user's favourite. */
+  async favorite(user: TestUser, project: string, flag?: string): Promise<void> {
+    const client = clientAs(app, user);
+    if (flag) await ok(client.POST('/api/admin/projects/{projectId}/features/{featureName}/favorites', ofFlag(project, flag)));
+    else await ok(client.POST('/api/admin/projects/{projectId}/favorites', inProject(project)));
+  },
+  /** Gives the custom role in the project to the users and groups. */
+  async access(project: string, roleId: number, who: { users?: number[]; groups?: number[] }): Promise<void> {
+    await ok(admin().POST('/api/admin/projects/{projectId}/access', { ...inProject(project), body: { roles: [roleId], ...who } }));
   },
   /** A user with a session, a personal access token, favourites, a group and a role in the project. */
   async busyUser(f: Fixtures): Promise<TestUser> {
     const user = await create.user('Editor');
     await create.personalAccessToken(user);
-    await must('POST', `${flagPath(f.project, f.flag)}/favorites`, undefined, as(user));
-    await must('POST', `${projectPath(f.project)}/favorites`, undefined, as(user));
-    await must('POST', `${projectPath(f.project)}/access`, { roles: [f.roleId], users: [user.id] });
+    await create.favorite(user, f.project, f.flag);
+    await create.favorite(user, f.project);
+    await create.access(f.project, f.roleId, { users: [user.id] });
     await create.group([user.id]);
     return user;
   },
   async groupWithAccess(f: Fixtures): Promise<number> {
     const groupId = await create.group([f.userId]);
-    await must('POST', `${projectPath(f.project)}/access`, { roles: [f.roleId], groups: [groupId] });
+    await create.access(f.project, f.roleId, { groups: [groupId] });
     return groupId;
   },
 };
@@ -442,9 +459,9 @@ const freshFixtures: Partial<Record<OperationId, (f: Fixtures) => Promise<Partia
     const project = await create.project();
     const segmentId = await create.segment(f, project);
     const flag = await create.flag({ ...f, segmentId }, project);
-    await must('DELETE', flagPath(project, flag.name));
-    await must('POST', `${projectPath(project)}/access`, { roles: [f.roleId], users: [f.userId], groups: [f.groupId] });
-    await must('POST', `${projectPath(project)}/favorites`, undefined, as(f.user));
+    await ok(admin().DELETE('/api/admin/projects/{projectId}/features/{featureName}', ofFlag(project, flag.name)));
+    await create.access(project, f.roleId, { users: [f.userId], groups: [f.groupId] });
+    await create.favorite(f.user, project);
     return { project };
   },
   addEnvironmentToProject: async () => ({ project: await create.project({ environments: [] }) }),
@@ -465,13 +482,13 @@ const freshFixtures: Partial<Record<OperationId, (f: Fixtures) => Promise<Partia
   deleteFeatures: async (f) => ({ flag: await create.archivedFlag(f) }),
   uncompleteFeature: async (f) => {
     const { name } = await create.flag(f);
-    await must('POST', `${flagPath(f.project, name)}/lifecycle/complete`, { status: 'kept', statusValue: 'blue' });
+    await ok(admin().POST('/api/admin/projects/{projectId}/features/{featureName}/lifecycle/complete', { ...ofFlag(f.project, name), body: { status: 'kept', statusValue: 'blue' } }));
     return { flag: name };
   },
   deleteDependency: async (f) => {
     const parent = await create.flag(f);
     const child = await create.flag(f);
-    await must('POST', `${flagPath(f.project, child.name)}/dependencies`, { feature: parent.name, variants: ['red'] });
+    await ok(admin().POST('/api/admin/projects/{projectId}/features/{featureName}/dependencies', { ...ofFlag(f.project, child.name), body: { feature: parent.name, variants: ['red'] } }));
     return { flag: child.name, parentFlag: parent.name };
   },
   deleteFeatureStrategy: async (f) => ({ strategyId: await create.strategy(f, f.project, f.flag, f.environment) }),
@@ -500,18 +517,18 @@ const freshFixtures: Partial<Record<OperationId, (f: Fixtures) => Promise<Partia
   changeOwnPassword: async () => ({ user: await create.user('Viewer') }),
   deletePersonalAccessToken: async (f) => ({ patId: await create.personalAccessToken(f.user) }),
   unfavoriteFeature: async (f) => {
-    await must('POST', `${flagPath(f.project, f.flag)}/favorites`, undefined, as(f.user));
+    await create.favorite(f.user, f.project, f.flag);
     return {};
   },
   unfavoriteProject: async (f) => {
-    await must('POST', `${projectPath(f.project)}/favorites`, undefined, as(f.user));
+    await create.favorite(f.user, f.project);
     return {};
   },
   deleteAddon: async () => ({ addonId: await create.addon() }),
   discardChangeRequestChange: async (f) => create.changeRequest(f.environment),
   updateChangeRequestState: async (f) => create.changeRequest(f.environment),
   deleteOidcSettings: async () => {
-    await must('POST', '/api/admin/auth/oidc/settings', { enabled: true, clientId: 'flags', secret: 'oidc-secret', discoverUrl: 'https://login.example.com' });
+    await ok(admin().POST('/api/admin/auth/oidc/settings', { body: { enabled: true, clientId: 'flags', secret: 'oidc-secret', discoverUrl: 'https://login.example.com' } }));
     return {};
   },
 };
@@ -640,13 +657,17 @@ beforeAll(async () => {
   const parent = await create.flag(base);
   const flag = await create.flag(base);
   fixtures = { ...base, flag: flag.name, strategyId: flag.strategyId, tagValue: flag.tagValue, parentFlag: parent.name };
-  await must('POST', `${flagPath(project, flag.name)}/dependencies`, { feature: parent.name, variants: ['red'] });
-  await must('POST', `${flagEnvironmentPath(project, flag.name, 'production')}/on`);
-  await must('POST', `${projectPath(project)}/access`, { roles: [roleId], users: [member.id], groups: [groupId] });
+  await ok(admin().POST('/api/admin/projects/{projectId}/features/{featureName}/dependencies', { ...ofFlag(project, flag.name), body: { feature: parent.name, variants: ['red'] } }));
+  await ok(
+    admin().POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', {
+      params: { path: { projectId: project, featureName: flag.name, environment: 'production' } },
+    }),
+  );
+  await create.access(project, roleId, { users: [member.id], groups: [groupId] });
   clientToken = await create.apiToken(environment, project);
-  frontendToken = (await must('POST', '/api/admin/api-tokens', { tokenName: unique('token'), type: 'frontend', environment, projects: [project] })).secret;
+  frontendToken = await create.apiToken(environment, project, 'frontend');
   const registration = { appName: fixtures.appName, instanceId: 'i-1', interval: 10_000, started: new Date().toISOString(), strategies: ['flexibleRollout'] };
-  await must('POST', '/api/client/register', registration, { token: clientToken });
+  await ok(app.clientWith(clientToken).POST('/api/client/register', { body: registration }));
 });
 
 describe('the operations to call', () => {
