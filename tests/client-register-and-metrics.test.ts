@@ -1,11 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { components } from '../generated/api.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
-import { appWithClientTokens, fixtures, newApiToken, ok, sdkMetrics, until } from './support/fixtures.js';
+import { appWithClientTokens, fixtures, newApiToken, ok, registerClient, reportMetrics, sdkMetrics, until } from './support/fixtures.js';
 import { metrics, registration, sdkVersion } from './support/sdk-reports.js';
-
-type ClientMetrics = components['schemas']['ClientMetrics'];
 
 let app: TestApp;
 /** Client tokens of the app, per environment, all projects. */
@@ -17,11 +14,7 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
-const { createFlag, flagOf } = fixtures(() => app, unique);
-
-const register = (token: string, appName: string, instanceId: string, on = app) =>
-  on.clientWith(token).POST('/api/client/register', { body: registration(appName, instanceId) });
-const report = (token: string, body: ClientMetrics, on = app) => on.clientWith(token).POST('/api/client/metrics', { body });
+const { createFlag, flagOf, usageOf: usage } = fixtures(() => app, unique);
 const application = (appName: string) => app.admin.GET('/api/admin/metrics/applications/{appName}', { params: { path: { appName } } });
 /** Reads the application until it exists. */
 const applicationOnceThere = async (appName: string) =>
@@ -29,10 +22,6 @@ const applicationOnceThere = async (appName: string) =>
 const applications = async () => (await ok(app.admin.GET('/api/admin/metrics/applications'), 200)).applications;
 const applicationCreatedEvents = async (appName: string) =>
   (await ok(app.admin.GET('/api/admin/events'), 200)).events.filter((e) => e.type === 'application-created' && e.data?.appName === appName);
-
-async function usage(featureName: string, on = app) {
-  return ok(on.admin.GET('/api/admin/client-metrics/features/{featureName}/raw', { params: { path: { featureName } } }), 200);
-}
 
 describe('POST /api/client/register and /api/client/metrics', () => {
   it('accept the node SDK bodies and feed applications, events, lastSeenAt and hourly usage', async () => {
@@ -44,7 +33,7 @@ describe('POST /api/client/register and /api/client/metrics', () => {
     expect(await flagOf(flag)).toMatchObject({ name: flag });
     expect(await flagOf(flag)).not.toHaveProperty('lastSeenAt');
 
-    await ok(register(prodToken, appName, 'i-1'), 202);
+    await ok(registerClient(app, prodToken, appName, 'i-1'), 202);
 
     expect(await applicationOnceThere(appName)).toMatchObject({
       appName,
@@ -56,7 +45,7 @@ describe('POST /api/client/register and /api/client/metrics', () => {
 
     const stop = new Date().toISOString();
     const hour = new Date(Math.floor(Date.parse(stop) / 3_600_000) * 3_600_000).toISOString();
-    await ok(report(prodToken, sdkMetrics(appName, 'i-1', stop, { [flag]: { yes: 3, no: 1, variants: { a: 2 } }, [zero]: { yes: 0, no: 0, variants: {} } })), 202);
+    await ok(reportMetrics(app, prodToken, sdkMetrics(appName, 'i-1', stop, { [flag]: { yes: 3, no: 1, variants: { a: 2 } }, [zero]: { yes: 0, no: 0, variants: {} } })), 202);
 
     const first = await until('the first report', () => usage(flag), (u) => u.metrics.length > 0);
     expect(first).toEqual({ version: 1, featureName: flag, metrics: [{ environment: 'production', appName, timestamp: hour, yes: 3, no: 1, variants: { a: 2 } }] });
@@ -72,12 +61,12 @@ describe('POST /api/client/register and /api/client/metrics', () => {
     expect(environments.development).toBeNull();
 
     // A second report in the same hour is added to the first.
-    expect((await report(prodToken, sdkMetrics(appName, 'i-1', stop, { [flag]: { yes: 2, no: 0, variants: { a: 1, b: 1 } } }))).response.status).toBe(202);
+    expect((await reportMetrics(app, prodToken, sdkMetrics(appName, 'i-1', stop, { [flag]: { yes: 2, no: 0, variants: { a: 1, b: 1 } } }))).response.status).toBe(202);
     const summed = await until('the summed report', () => usage(flag), (u) => u.metrics[0]?.yes !== 3);
     expect(summed.metrics).toEqual([{ environment: 'production', appName, timestamp: hour, yes: 5, no: 1, variants: { a: 3, b: 1 } }]);
 
     // A known application registering again (another instance) records no second application-created event.
-    expect((await register(prodToken, appName, 'i-2')).response.status).toBe(202);
+    expect((await registerClient(app, prodToken, appName, 'i-2')).response.status).toBe(202);
     const twoInstances = await until('the second instance', async () => ok(application(appName), 200), (a) => a.instances.length === 2);
     expect(twoInstances.instances.map((i) => i.instanceId).sort()).toEqual(['i-1', 'i-2']);
     expect(await applicationCreatedEvents(appName)).toHaveLength(1);
@@ -87,7 +76,7 @@ describe('POST /api/client/register and /api/client/metrics', () => {
     const appName = unique('metrics-only');
     const flag = unique('m');
     await createFlag('default', flag);
-    expect((await report(devToken, sdkMetrics(appName, 'i-9', new Date().toISOString(), { [flag]: { yes: 1, no: 0 } }))).response.status).toBe(202);
+    expect((await reportMetrics(app, devToken, sdkMetrics(appName, 'i-9', new Date().toISOString(), { [flag]: { yes: 1, no: 0 } }))).response.status).toBe(202);
     expect((await applicationOnceThere(appName)).instances).toMatchObject([{ instanceId: 'i-9', environment: 'development', sdkVersion }]);
     expect(await applicationCreatedEvents(appName)).toHaveLength(1);
   });
@@ -95,7 +84,7 @@ describe('POST /api/client/register and /api/client/metrics', () => {
   it("an application was last seen when its latest instance reported, not when the report was written", async () => {
     const appName = unique('seen');
     for (const instanceId of ['i-1', 'i-2']) {
-      expect((await register(devToken, appName, instanceId)).response.status).toBe(202);
+      expect((await registerClient(app, devToken, appName, instanceId)).response.status).toBe(202);
     }
     const found = await applicationOnceThere(appName);
     const latest = found.instances.map((i) => i.lastSeen).sort().at(-1)!;
@@ -136,8 +125,8 @@ describe('POST /api/client/register and /api/client/metrics', () => {
     await createFlag('default', ancient);
     await createFlag('default', normal);
     const hourNow = Math.floor(Date.now() / 3_600_000);
-    await ok(report(prodToken, sdkMetrics(appName, 'i-1', '-200000-01-01T00:00:00.000Z', { [ancient]: { yes: 2, no: 1 } })), 202);
-    expect((await report(prodToken, sdkMetrics(appName, 'i-1', new Date().toISOString(), { [normal]: { yes: 1, no: 0 } }))).response.status).toBe(202);
+    await ok(reportMetrics(app, prodToken, sdkMetrics(appName, 'i-1', '-200000-01-01T00:00:00.000Z', { [ancient]: { yes: 2, no: 1 } })), 202);
+    expect((await reportMetrics(app, prodToken, sdkMetrics(appName, 'i-1', new Date().toISOString(), { [normal]: { yes: 1, no: 0 } }))).response.status).toBe(202);
     for (const flag of [ancient, normal]) {
       const { metrics: rows } = await until(`the report of ${flag}`, () => usage(flag), (u) => u.metrics.length > 0);
       expect(Math.floor(Date.parse(rows[0]!.timestamp) / 3_600_000) - hourNow).toBeLessThanOrEqual(1);
@@ -154,11 +143,11 @@ describe('POST /api/client/register and /api/client/metrics', () => {
     await ownFixtures.createFlag('default', big);
     await ownFixtures.createFlag('default', normal);
     const stop = new Date().toISOString();
-    const huge = await report(token, sdkMetrics(appName, 'i-1', stop, { [big]: { yes: 3_000_000_000, no: 0 } }), own);
+    const huge = await reportMetrics(own, token, sdkMetrics(appName, 'i-1', stop, { [big]: { yes: 3_000_000_000, no: 0 } }));
     expect([202, 400]).toContain(huge.response.status);
-    const later = await report(token, sdkMetrics(appName, 'i-1', stop, { [normal]: { yes: 1, no: 0 } }), own);
+    const later = await reportMetrics(own, token, sdkMetrics(appName, 'i-1', stop, { [normal]: { yes: 1, no: 0 } }));
     expect(later.response.status).toBe(202);
-    const recorded = await until('the later report', () => usage(normal, own), (u) => u.metrics.length > 0).catch((error: Error) => error);
+    const recorded = await until('the later report', () => ownFixtures.usageOf(normal), (u) => u.metrics.length > 0).catch((error: Error) => error);
     const writeFailures = own.logs
       .filter((line) => line.includes('could not write client metrics'))
       .slice(0, 1)

@@ -4,10 +4,9 @@
 // this file adds test-only CHECK constraints (through `testApp.db`) that refuse names starting `poisoned-`.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { components } from '../generated/api.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
-import { fixtures, newApiToken, ok, sdkMetrics, until } from './support/fixtures.js';
+import { fixtures, newApiToken, ok, registerClient, reportMetrics, sdkMetrics, until } from './support/fixtures.js';
 import { registration } from './support/sdk-reports.js';
 
 let app: TestApp;
@@ -15,7 +14,7 @@ let clientToken: string;
 const unique = uniqueNames();
 const POISON = 'poisoned-';
 const WAIT_MS = 15_000;
-const { newFlag } = fixtures(() => app, unique);
+const { newFlag, usageOf } = fixtures(() => app, unique);
 
 beforeAll(async () => {
   // A flush window long enough for the reports each test sends back to back to share it.
@@ -25,15 +24,11 @@ beforeAll(async () => {
   await app.db.execute(sql.raw(`alter table client_metrics_hourly add constraint test_poisoned_flag check (feature_name not like '${POISON}%')`));
 });
 
-type Toggles = components['schemas']['ClientMetrics']['bucket']['toggles'];
-
-const sdk = () => app.clientWith(clientToken);
-const register = (appName: string) => sdk().POST('/api/client/register', { body: registration(appName, 'i-1') });
-const report = (appName: string, toggles: Toggles, stop = new Date()) =>
-  sdk().POST('/api/client/metrics', { body: sdkMetrics(appName, 'i-1', stop.toISOString(), toggles) });
+const register = (appName: string) => registerClient(app, clientToken, appName);
+const report = (appName: string, toggles: Parameters<typeof sdkMetrics>[3], stop = new Date()) =>
+  reportMetrics(app, clientToken, sdkMetrics(appName, 'i-1', stop.toISOString(), toggles));
 const applicationNames = async () => (await ok(app.admin.GET('/api/admin/metrics/applications'), 200)).applications.map((a) => a.appName);
-const usage = async (featureName: string) =>
-  (await ok(app.admin.GET('/api/admin/client-metrics/features/{featureName}/raw', { params: { path: { featureName } } }), 200)).metrics;
+const usage = async (featureName: string) => (await usageOf(featureName)).metrics;
 
 const droppedLogs = () => app.logs.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'an SDK report the database refuses was dropped');
 

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
-const { newProject, newFlag, flagEnvironment } = fixtures(() => app, unique);
+const { newProject, newFlag, flagEnvironment, setVariants } = fixtures(() => app, unique);
 
 const { latestEventId, eventsSince } = eventReader(() => app);
 
@@ -29,14 +29,6 @@ describe('environment variants', () => {
     return data!;
   }
 
-  async function putVariants(featureName: string, body: Variant[], environment = 'development') {
-    const result = await app.admin.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
-      params: { path: envPath(featureName, environment) },
-      body,
-    });
-    expect(result.response.status).toBe(200);
-    return result.data!;
-  }
 
   it('starts with no variants', async () => {
     const name = await newFlag('ev-empty');
@@ -46,7 +38,7 @@ describe('environment variants', () => {
   it('replaces the variants with PUT, normalising weights, and records the change', async () => {
     const name = await newFlag('ev-put');
     const before = await latestEventId();
-    const body = await putVariants(name, [
+    const body = await setVariants(name, [
       { name: 'control', weightType: 'fix', weight: 200, stickiness: 'userId', payload: { type: 'json', value: '{"colour":"red"}' } },
       { name: 'alpha', payload: { type: 'csv', value: 'x,y' }, overrides: [{ contextName: 'userId', values: ['u1', 'u2'] }] },
       { name: 'beta', weightType: 'variable', payload: { type: 'string', value: 'hello' } },
@@ -75,14 +67,14 @@ describe('environment variants', () => {
 
   it('accepts a number payload and gives three variable variants 334, 333, 333', async () => {
     const name = await newFlag('ev-three');
-    const body = await putVariants(name, [{ name: 'a', payload: { type: 'number', value: '12.5' } }, { name: 'b' }, { name: 'c' }]);
+    const body = await setVariants(name, [{ name: 'a', payload: { type: 'number', value: '12.5' } }, { name: 'b' }, { name: 'c' }]);
     expect(body.variants.map((v) => v.weight)).toEqual([334, 333, 333]);
     expect(body.variants[0]!.payload).toEqual({ type: 'number', value: '12.5' });
   });
 
   it('changes the variants with a JSON patch, re-normalising weights, with data and preData', async () => {
     const name = await newFlag('ev-patch');
-    const first = await putVariants(name, [{ name: 'a' }, { name: 'b' }]);
+    const first = await setVariants(name, [{ name: 'a' }, { name: 'b' }]);
     expect(first.variants.map((v) => v.weight)).toEqual([500, 500]);
     const before = await latestEventId();
     const result = await app.admin.PATCH('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
@@ -111,7 +103,7 @@ describe('environment variants', () => {
 
   async function expectRefusedKeeping(send: (name: string) => Promise<Parameters<typeof expectError>[0]>, mention: string) {
     const name = await newFlag('ev-bad');
-    const existing = await putVariants(name, [{ name: 'kept' }]);
+    const existing = await setVariants(name, [{ name: 'kept' }]);
     const before = await latestEventId();
     const error = expectError(await send(name), 400, 'ValidationError');
     expect(error.message).toContain(mention);
@@ -144,7 +136,7 @@ describe('environment variants', () => {
 
   it('refuses a patch that does not apply or breaks the schema, keeping the variants', async () => {
     const name = await newFlag('ev-patch-bad');
-    const existing = await putVariants(name, [{ name: 'kept' }]);
+    const existing = await setVariants(name, [{ name: 'kept' }]);
     const before = await latestEventId();
     expectError(await patchVariants(name, [{ op: 'remove', path: '/5' }]), 400, 'ValidationError');
     expectError(await patchVariants(name, [{ op: 'add', path: '/-', value: { name: 'kept' } }]), 400, 'ValidationError');

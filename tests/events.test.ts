@@ -25,17 +25,7 @@ async function ofProject(project: string) {
   return data!;
 }
 
-async function createTag(type: string, value: string) {
-  const result = await app.admin.POST('/api/admin/tags', { body: { type, value } });
-  expect(result.response.status).toBe(201);
-}
-
-/** Flags have no API yet: rows in `features` and `feature_tags`, written directly. */
-async function flagsWithTags(names: string[], tags: { type: string; value: string }[], project = 'default') {
-  await app.db.insert(t.features).values(names.map((name) => ({ name, project })));
-  const rows = names.flatMap((featureName) => tags.map((tag) => ({ featureName, tagType: tag.type, tagValue: tag.value })));
-  if (rows.length > 0) await app.db.insert(t.featureTags).values(rows);
-}
+const { createTag, flagsWithTags, newProject, createFlag, turnOn, turnOff } = fixtures(() => app, uniqueNames());
 
 function expectNewestFirst(events: { id: number }[]) {
   for (let i = 1; i < events.length; i++) expect(events[i - 1]!.id).toBeGreaterThan(events[i]!.id);
@@ -249,7 +239,6 @@ describe('events of one project', () => {
 });
 
 describe('events of one flag', () => {
-  const { newProject, createFlag } = fixtures(() => app, uniqueNames());
 
   const eventsOf = (featureName: string, client = app.admin) => client.GET('/api/admin/events/{featureName}', { params: { path: { featureName } } });
 
@@ -259,19 +248,12 @@ describe('events of one flag', () => {
     return data!;
   }
 
-  async function toggle(featureName: string, on: boolean, projectId = 'default') {
-    const result = await app.admin.POST(`/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/${on ? 'on' : 'off'}`, {
-      params: { path: { projectId, featureName, environment: 'development' } },
-    });
-    expect(result.response.status).toBe(200);
-  }
-
   it("lists the flag's events only, newest first, with its name as toggleName", async () => {
     await createFlag('default', 'audited-flag');
     await createFlag('default', 'audited-neighbour');
-    await toggle('audited-flag', true);
-    await toggle('audited-neighbour', true);
-    await toggle('audited-flag', false);
+    await turnOn('audited-flag');
+    await turnOn('audited-neighbour');
+    await turnOff('audited-flag');
 
     const body = await ofFlag('audited-flag');
     expect(body).toMatchObject({ version: 1, toggleName: 'audited-flag', totalEvents: 4 });
@@ -293,7 +275,7 @@ describe('events of one flag', () => {
       body: { newProjectId: to },
     });
     expect(moved.response.status).toBe(200);
-    await toggle('moving-flag', true, to);
+    await turnOn('moving-flag', 'development', to);
 
     const body = await ofFlag('moving-flag');
     expect(body.events.map((e) => [e.type, e.project])).toEqual([

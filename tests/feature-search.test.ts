@@ -19,16 +19,12 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
-const { newProject, createFlag, turnOn, archiveFlag, createSegment, addStrategy } = fixtures(() => app, unique);
+const { newProject, createFlag, turnOn, archiveFlag, createSegment, addStrategy, markStale } = fixtures(() => app, unique);
 
 const DAY_MS = 86_400_000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS);
 
 
-async function markStale(projectId: string, features: string[]) {
-  const result = await app.admin.POST('/api/admin/projects/{projectId}/stale', { params: { path: { projectId } }, body: { features, stale: true } });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(202);
-}
 
 
 

@@ -1,9 +1,8 @@
 // One SDK metrics report counts several flags: each flag's hourly counts are stored and read back on their own.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { components } from '../generated/api.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
-import { fixtures, newApiToken, ok, sdkMetrics, until } from './support/fixtures.js';
+import { fixtures, newApiToken, ok, reportMetrics, sdkMetrics, until } from './support/fixtures.js';
 
 let app: TestApp;
 let token: string;
@@ -13,14 +12,12 @@ beforeAll(async () => {
   token = await newApiToken(app, { type: 'client', environment: 'production', projects: ['*'] });
 });
 
-const { createFlag } = fixtures(() => app, uniqueNames());
+const { createFlag, usageOf: usage } = fixtures(() => app, uniqueNames());
 
 /** Sends one SDK report of the toggles' counts; expects it accepted. */
-async function send(appName: string, stop: string, toggles: components['schemas']['ClientMetrics']['bucket']['toggles']) {
-  await ok(app.clientWith(token).POST('/api/client/metrics', { body: sdkMetrics(appName, 'i-1', stop, toggles) }), 202);
+async function send(appName: string, stop: string, toggles: Parameters<typeof sdkMetrics>[3]) {
+  await ok(reportMetrics(app, token, sdkMetrics(appName, 'i-1', stop, toggles)), 202);
 }
-
-const usage = (featureName: string) => ok(app.admin.GET('/api/admin/client-metrics/features/{featureName}/raw', { params: { path: { featureName } } }), 200);
 
 describe('hourly counts of one report with two flags', () => {
   it("stores each flag's yes, no and variant counts under that flag", async () => {

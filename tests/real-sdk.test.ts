@@ -2,13 +2,13 @@ import { InMemStorageProvider, Unleash, UnleashEvents } from 'unleash-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
-import { envPath, fixtures, newApiToken, until } from './support/fixtures.js';
+import { fixtures, newApiToken, until } from './support/fixtures.js';
 
 let app: TestApp;
 let sdk: Unleash;
 const seen = { unchanged: 0, changed: 0, registered: 0, sent: 0, warnings: [] as unknown[], errors: [] as unknown[] };
 
-const { createFlag, addStrategy, turnOn, turnOff, createSegment } = fixtures(() => app, uniqueNames());
+const { createFlag, addStrategy, turnOn, turnOff, createSegment, setVariants } = fixtures(() => app, uniqueNames());
 
 /** Waits until what the SDK reported makes `check` hold. */
 const waitFor = (what: string, check: () => boolean) => until(what, async () => check(), (held) => held, 10_000);
@@ -49,11 +49,7 @@ beforeAll(async () => {
   await turnOn('sdk.variants');
 
   await createFlag('default', 'sdk.env-variants');
-  const variants = await app.admin.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
-    params: { path: envPath('sdk.env-variants') },
-    body: [{ name: 'green', weightType: 'variable', payload: { type: 'string', value: 'go' } }],
-  });
-  expect(variants.response.status, JSON.stringify(variants.error)).toBe(200);
+  await setVariants('sdk.env-variants', [{ name: 'green', weightType: 'variable', payload: { type: 'string', value: 'go' } }]);
   await turnOn('sdk.env-variants');
 
   await createFlag('default', 'sdk.off');

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { components, operations } from '../generated/api.js';
 import type { ServiceClient } from '../client/index.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { envPath, fixtures, newApiToken } from './support/fixtures.js';
+import { fixtures, newApiToken } from './support/fixtures.js';
 import { uniqueNames } from './support/events.js';
 import { importForm } from './support/state.js';
 import { clientAs, userWithSession, USER_PASSWORD } from './support/users.js';
@@ -15,21 +15,13 @@ type StateV2 = components['schemas']['StateV2'];
 type ExportQuery = NonNullable<operations['exportState']['parameters']['query']>;
 
 let app: TestApp;
-const { createFlag, addStrategy, turnOn, archiveFlag } = fixtures(() => app, uniqueNames());
+const { createFlag, addStrategy, turnOn, archiveFlag, setVariants } = fixtures(() => app, uniqueNames());
 
 const exportState = (query: ExportQuery = {}, client: ServiceClient = app.admin) => client.GET('/api/admin/state/export', { params: { query } });
 /** The export as text, for YAML. */
 const exportText = (query: ExportQuery) => app.admin.GET('/api/admin/state/export', { params: { query }, parseAs: 'text' });
 const exportV1 = async (query: ExportQuery = {}) => (await exportState(query)).data as StateV1;
 const exportV2 = async () => (await exportState({ version: 2 })).data as StateV2;
-
-async function setVariants(featureName: string, environment: string, body: components['schemas']['Variants']) {
-  const result = await app.admin.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
-    params: { path: envPath(featureName, environment) },
-    body,
-  });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(200);
-}
 
 /** A custom strategy definition, a flag set up differently in development and production, and an archived flag. */
 async function buildInstance() {
@@ -44,12 +36,16 @@ async function buildInstance() {
     constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'] }],
   });
   await turnOn('checkout');
-  await setVariants('checkout', 'development', [{ name: 'blue', weightType: 'variable' }]);
+  await setVariants('checkout', [{ name: 'blue', weightType: 'variable' }]);
   await addStrategy('checkout', { name: 'beta-users', parameters: { cohort: 'a' } }, 'production');
-  await setVariants('checkout', 'production', [
-    { name: 'red', weight: 300, weightType: 'fix' },
-    { name: 'green', weightType: 'variable' },
-  ]);
+  await setVariants(
+    'checkout',
+    [
+      { name: 'red', weight: 300, weightType: 'fix' },
+      { name: 'green', weightType: 'variable' },
+    ],
+    'production',
+  );
   await createFlag('default', 'retired');
   await archiveFlag('default', 'retired');
 }

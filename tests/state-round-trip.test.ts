@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../generated/api.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
-import { envPath, fixtures, newApiToken, ok } from './support/fixtures.js';
+import { fixtures, newApiToken, ok } from './support/fixtures.js';
 
 type StateV2 = components['schemas']['StateV2'];
 
@@ -18,7 +18,7 @@ const completeExport = async (app: TestApp) => (await ok(app.admin.GET('/api/adm
 
 /** Every flag-configuration feature the service has, on the source instance. */
 async function buildSource(app: TestApp) {
-  const { createFlag, addStrategy, turnOn, archiveFlag, createSegment } = fixtures(() => app, uniqueNames());
+  const { createFlag, addStrategy, turnOn, archiveFlag, createSegment, setVariants, markStale } = fixtures(() => app, uniqueNames());
   await ok(app.admin.POST('/api/admin/environments', { body: { name: 'staging', type: 'test', sortOrder: 5 } }));
   await ok(app.admin.POST('/api/admin/projects', { body: { id: 'payments', name: 'Payments', description: 'Money', defaultStickiness: 'userId', environments: ['production', 'staging'] } }));
   await ok(app.admin.POST('/api/admin/context', { body: { name: 'region', description: 'Where', stickiness: true, legalValues: [{ value: 'eu', description: 'Europe' }, { value: 'us' }] } }));
@@ -49,13 +49,14 @@ async function buildSource(app: TestApp) {
   await addStrategy('checkout', { name: 'default', disabled: true });
   await turnOn('checkout');
   await turnOn('checkout-parent');
-  await ok(app.admin.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
-    params: { path: envPath('checkout', 'production') },
-    body: [
+  await setVariants(
+    'checkout',
+    [
       { name: 'blue', payload: { type: 'json', value: '{"color":"blue"}' }, overrides: [{ contextName: 'userId', values: ['7'] }] },
       { name: 'green', weight: 100, weightType: 'fix' },
     ],
-  }));
+    'production',
+  );
   await addStrategy('checkout', { name: 'remoteAddress', parameters: { IPs: '10.0.0.1' } }, 'staging');
   await turnOn('checkout', 'staging');
 
@@ -67,7 +68,7 @@ async function buildSource(app: TestApp) {
   }, 'production', 'payments');
   await turnOn('payments.fast', 'production', 'payments');
   await createFlag('payments', 'payments.stale');
-  await ok(app.admin.POST('/api/admin/projects/{projectId}/stale', { params: { path: { projectId: 'payments' } }, body: { features: ['payments.stale'], stale: true } }));
+  await markStale('payments', ['payments.stale']);
   await createFlag('payments', 'payments.old');
   await archiveFlag('payments', 'payments.old');
 }

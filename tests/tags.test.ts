@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import * as t from '../db/schema.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { eventReader } from './support/events.js';
+import { eventReader, uniqueNames } from './support/events.js';
+import { fixtures } from './support/fixtures.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -17,23 +17,12 @@ async function eventCount(): Promise<number> {
 
 const { latestEventId, eventsSince } = eventReader(() => app);
 
-async function createTag(type: string, value: string) {
-  const result = await app.admin.POST('/api/admin/tags', { body: { type, value } });
-  expect(result.response.status).toBe(201);
-}
-
 async function createTagType(name: string) {
   const result = await app.admin.POST('/api/admin/tag-types', { body: { name } });
   expect(result.response.status).toBe(201);
 }
 
-/** Flags have no API yet: rows in `features` and `feature_tags`, written directly. */
-async function flagWithTags(name: string, tags: { type: string; value: string }[], project = 'default') {
-  await app.db.insert(t.features).values({ name, project });
-  if (tags.length > 0) {
-    await app.db.insert(t.featureTags).values(tags.map((tag) => ({ featureName: name, tagType: tag.type, tagValue: tag.value })));
-  }
-}
+const { createTag, flagsWithTags } = fixtures(() => app, uniqueNames());
 
 const getTag = (type: string, value: string) => app.admin.GET('/api/admin/tags/{type}/{value}', { params: { path: { type, value } } });
 const deleteTag = (type: string, value: string) => app.admin.DELETE('/api/admin/tags/{type}/{value}', { params: { path: { type, value } } });
@@ -286,9 +275,9 @@ describe('deleting a tag', () => {
     await createTagType('doomed-type');
     await createTag('doomed-type', 'doomed');
     await createTag('simple', 'survivor');
-    await flagWithTags('untag-flag-a', [{ type: 'doomed-type', value: 'doomed' }, { type: 'simple', value: 'survivor' }]);
-    await flagWithTags('untag-flag-b', [{ type: 'doomed-type', value: 'doomed' }]);
-    await flagWithTags('untag-flag-untouched', [{ type: 'simple', value: 'survivor' }]);
+    await flagsWithTags(['untag-flag-a'], [{ type: 'doomed-type', value: 'doomed' }, { type: 'simple', value: 'survivor' }]);
+    await flagsWithTags(['untag-flag-b'], [{ type: 'doomed-type', value: 'doomed' }]);
+    await flagsWithTags(['untag-flag-untouched'], [{ type: 'simple', value: 'survivor' }]);
     const since = await latestEventId();
 
     const { response } = await deleteTag('doomed-type', 'doomed');
@@ -318,7 +307,7 @@ describe('deleting a tag', () => {
   it('frees the tag type once its tag is gone from every flag', async () => {
     await createTagType('freed-type');
     await createTag('freed-type', 'freed');
-    await flagWithTags('freed-flag', [{ type: 'freed-type', value: 'freed' }]);
+    await flagsWithTags(['freed-flag'], [{ type: 'freed-type', value: 'freed' }]);
     expect((await deleteTag('freed-type', 'freed')).response.status).toBe(200);
     const { response } = await app.admin.DELETE('/api/admin/tag-types/{typeName}', { params: { path: { typeName: 'freed-type' } } });
     expect(response.status).toBe(200);
@@ -330,7 +319,7 @@ describe('deleting a tag type whose tag is on a flag', () => {
     await createTagType('pinned-type');
     await createTag('pinned-type', 'pinned');
     await createTag('pinned-type', 'loose');
-    await flagWithTags('pinned-flag', [{ type: 'pinned-type', value: 'pinned' }]);
+    await flagsWithTags(['pinned-flag'], [{ type: 'pinned-type', value: 'pinned' }]);
     const before = await eventCount();
 
     const result = await app.admin.DELETE('/api/admin/tag-types/{typeName}', { params: { path: { typeName: 'pinned-type' } } });

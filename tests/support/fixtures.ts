@@ -1,14 +1,16 @@
 // Resources many test files create before the behaviour they check, made through the API as the admin.
 import { expect } from 'vitest';
+import * as t from '../../db/schema.js';
 import type { components } from '../../generated/api.js';
 import { call, startTestApp, type TestApp } from './app.js';
-import { metrics } from './sdk-reports.js';
+import { metrics, registration } from './sdk-reports.js';
 
 type CreateFeature = components['schemas']['CreateFeature'];
 type CreateFeatureStrategy = components['schemas']['CreateFeatureStrategy'];
 type UpsertSegment = components['schemas']['UpsertSegment'];
 type UpsertGroup = components['schemas']['UpsertGroup'];
 type ClientMetrics = components['schemas']['ClientMetrics'];
+type Variants = components['schemas']['Variants'];
 /** What a flag is created with besides its name; `tags` written `type:value` (split at the first colon). */
 export type FlagOptions = Omit<CreateFeature, 'name' | 'tags'> & { tags?: string[] };
 
@@ -35,6 +37,13 @@ export const turnOnChange = (feature: string) => ({ feature, action: 'updateEnab
 /** The node SDK's metrics report (see sdk-reports.ts), its toggles held to the contract's counts: a typed client's body. */
 export const sdkMetrics = (appName: string, instanceId: string, stop: string, toggles: ClientMetrics['bucket']['toggles']) =>
   metrics(appName, instanceId, stop, toggles) as ClientMetrics;
+
+/** Registers the application as the node SDK does, with the client token; the typed answer. */
+export const registerClient = (app: TestApp, token: string, appName: string, instanceId = 'i-1') =>
+  app.clientWith(token).POST('/api/client/register', { body: registration(appName, instanceId) });
+
+/** Sends an SDK metrics report with the client token; the typed answer. */
+export const reportMetrics = (app: TestApp, token: string, body: ClientMetrics) => app.clientWith(token).POST('/api/client/metrics', { body });
 
 /** Reads until `done` holds of the value (every 50 ms); fails naming `what` and the last value after `timeoutMs`. */
 export async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
@@ -169,6 +178,42 @@ export function fixtures(current: () => TestApp, unique: (prefix: string) => str
     return result.data!;
   }
 
+  /** Replaces the flag's variants in the environment; answers them as stored. */
+  async function setVariants(featureName: string, variants: Variants, environment = 'development', projectId = 'default') {
+    const result = await current().admin.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants', {
+      params: { path: envPath(featureName, environment, projectId) },
+      body: variants,
+    });
+    expect(result.response.status, JSON.stringify(result.error)).toBe(200);
+    return result.data!;
+  }
+
+  /** Marks the flags of the project stale. */
+  async function markStale(projectId: string, features: string[]) {
+    const result = await current().admin.POST('/api/admin/projects/{projectId}/stale', { params: { path: { projectId } }, body: { features, stale: true } });
+    expect(result.response.status, JSON.stringify(result.error)).toBe(202);
+  }
+
+  /** A tag of the type (which must exist). */
+  async function createTag(type: string, value: string) {
+    const result = await current().admin.POST('/api/admin/tags', { body: { type, value } });
+    expect(result.response.status, JSON.stringify(result.error)).toBe(201);
+  }
+
+  /** Flags carrying the tags, written as rows (no event, unlike the API): for tests that count the events of tags. */
+  async function flagsWithTags(names: string[], tags: { type: string; value: string }[], project = 'default') {
+    await current().db.insert(t.features).values(names.map((name) => ({ name, project })));
+    const rows = names.flatMap((featureName) => tags.map((tag) => ({ featureName, tagType: tag.type, tagValue: tag.value })));
+    if (rows.length > 0) await current().db.insert(t.featureTags).values(rows);
+  }
+
+  /** The flag's hourly SDK counts, as the raw metrics read answers them. */
+  async function usageOf(featureName: string) {
+    const result = await current().admin.GET('/api/admin/client-metrics/features/{featureName}/raw', { params: { path: { featureName } } });
+    expect(result.response.status, JSON.stringify(result.error)).toBe(200);
+    return result.data!;
+  }
+
   /** A group with a fresh name (`group-<n>`) unless `fields` names it; answers the group. */
   async function createGroup(fields: Partial<UpsertGroup> = {}) {
     const result = await current().admin.POST('/api/admin/groups', { body: { name: unique('group'), ...fields } });
@@ -176,5 +221,23 @@ export function fixtures(current: () => TestApp, unique: (prefix: string) => str
     return result.data!;
   }
 
-  return { newProject, createFlag, newFlag, flagEnvironment, flagOf, archiveFlag, turnOn, turnOff, addStrategy, strategiesOf, createSegment, createGroup };
+  return {
+    newProject,
+    createFlag,
+    newFlag,
+    flagEnvironment,
+    flagOf,
+    archiveFlag,
+    turnOn,
+    turnOff,
+    addStrategy,
+    strategiesOf,
+    setVariants,
+    markStale,
+    createSegment,
+    createGroup,
+    createTag,
+    flagsWithTags,
+    usageOf,
+  };
 }
