@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../client/index.js';
 import { uniqueNames } from './support/events.js';
 import { expectError, startTestApp, type TestApp } from './support/app.js';
-import { envPath, fixtures, newApiToken, ok } from './support/fixtures.js';
+import { envPath, fixtures, inProject, newApiToken, ok } from './support/fixtures.js';
 import { clientAs, userWithSession } from './support/users.js';
 
 let app: TestApp;
@@ -54,7 +54,6 @@ interface Operation {
   permission: string;
 }
 
-const inProject = (projectId: string) => ({ params: { path: { projectId } } });
 const switchOn = (client: ServiceClient, featureName: string, environment: string, projectId: string) =>
   client.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', { params: { path: envPath(featureName, environment, projectId) } });
 const tag = (client: ServiceClient, featureName: string) =>

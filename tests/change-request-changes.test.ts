@@ -5,13 +5,13 @@ import type { components } from '../generated/api.js';
 import { expectError, startTestApp, type TestApp } from './support/app.js';
 import { approver, author, changeRequestCalls, environmentRequiring, requireChangeRequests } from './support/change-requests.js';
 import { eventReader, uniqueNames } from './support/events.js';
-import { envPath, fixtures, flagPath, ok, turnOnChange as turnOn } from './support/fixtures.js';
+import { envPath, fixtures, flagPath, inProject, ok, turnOnChange as turnOn } from './support/fixtures.js';
 import { clientAs, type TestUser } from './support/users.js';
 
 let app: TestApp;
 let reviewer: TestUser;
 const unique = uniqueNames();
-const { newFlag, flagEnvironment, flagOf: feature, turnOn: switchOn, archiveFlag, addStrategy: addStrategyIn } = fixtures(() => app, unique);
+const { newFlag, flagEnvironment, flagOf: feature, turnOn: switchOn, archiveFlag, addStrategy } = fixtures(() => app, unique);
 const events = eventReader(() => app);
 const { propose, moveTo, read, requestIn } = changeRequestCalls(() => app);
 
@@ -25,7 +25,6 @@ const retitle = (user: TestUser, changeRequestId: number, title: string) =>
     params: { path: { projectId: 'default', changeRequestId } },
     body: { title },
   });
-const inDefault = { params: { path: { projectId: 'default' } } };
 /** Proposes turning the flag on in production with the admin token. */
 const proposeByToken = (flag: string) =>
   app.admin.POST('/api/admin/projects/{projectId}/environments/{environment}/change-requests', {
@@ -34,8 +33,8 @@ const proposeByToken = (flag: string) =>
   });
 
 /** A strategy added directly in production by the admin token (which may skip change requests); answers its id. */
-const addStrategy = async (flag: string, body: components['schemas']['CreateFeatureStrategy'] = { name: 'default' }) =>
-  (await addStrategyIn(flag, body, 'production')).id;
+const addProductionStrategy = async (flag: string, body: components['schemas']['CreateFeatureStrategy'] = { name: 'default' }) =>
+  (await addStrategy(flag, body, 'production')).id;
 
 /** Proposes, approves and applies `changes`; answers the apply's raw response. */
 async function applied(changes: unknown) {
@@ -262,22 +261,22 @@ describe('every action is applied for real', () => {
 
   it('updateStrategy replaces the strategy', async () => {
     const flag = await newFlag('strategy-updated');
-    const id = await addStrategy(flag, { name: 'flexibleRollout', parameters: { rollout: 10 } });
+    const id = await addProductionStrategy(flag, { name: 'flexibleRollout', parameters: { rollout: 10 } });
     await expectApplied({ feature: flag, action: 'updateStrategy', payload: { id, name: 'flexibleRollout', parameters: { rollout: 60 } } });
     expect((await flagEnvironment(flag, 'production')).strategies).toMatchObject([{ id, parameters: { rollout: '60' } }]);
   });
 
   it('deleteStrategy removes the strategy', async () => {
     const flag = await newFlag('strategy-deleted');
-    const id = await addStrategy(flag);
+    const id = await addProductionStrategy(flag);
     await expectApplied({ feature: flag, action: 'deleteStrategy', payload: { id } });
     expect((await flagEnvironment(flag, 'production')).strategies).toEqual([]);
   });
 
   it('reorderStrategy changes the order SDKs evaluate them in', async () => {
     const flag = await newFlag('strategy-reordered');
-    const first = await addStrategy(flag, { name: 'default', sortOrder: 0 });
-    const second = await addStrategy(flag, { name: 'flexibleRollout', sortOrder: 1 });
+    const first = await addProductionStrategy(flag, { name: 'default', sortOrder: 0 });
+    const second = await addProductionStrategy(flag, { name: 'flexibleRollout', sortOrder: 1 });
     await expectApplied({ feature: flag, action: 'reorderStrategy', payload: [{ id: first, sortOrder: 2 }, { id: second, sortOrder: 1 }] });
     expect((await flagEnvironment(flag, 'production')).strategies.map((s) => s.id)).toEqual([second, first]);
   });
@@ -307,7 +306,7 @@ describe('every action is applied for real', () => {
     await switchOn(flag, 'production');
     await expectApplied({ feature: flag, action: 'archiveFeature', payload: {} });
     expectError(await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: flagPath(flag) } }), 404, 'NotFoundError');
-    expect((await ok(app.admin.GET('/api/admin/archive/features/{projectId}', inDefault), 200)).features.map((f) => f.name)).toContain(flag);
+    expect((await ok(app.admin.GET('/api/admin/archive/features/{projectId}', inProject('default')), 200)).features.map((f) => f.name)).toContain(flag);
   });
 
   it('records each change\'s usual event, then change-request-applied', async () => {
@@ -324,7 +323,7 @@ describe('every action is applied for real', () => {
 describe('an apply that no longer fits the flag', () => {
   it('whose strategy was deleted directly is 409 naming the change, and applies nothing', async () => {
     const [other, flag] = [await newFlag('untouched'), await newFlag('strategy-gone')];
-    const id = await addStrategy(flag);
+    const id = await addProductionStrategy(flag);
     const request = await requestIn('Approved', [turnOn(other), { feature: flag, action: 'deleteStrategy', payload: { id } }], { reviewer });
     await ok(
       app.admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', {

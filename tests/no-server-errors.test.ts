@@ -4,7 +4,7 @@ import { operationTable, type OperationId } from '../generated/operations.js';
 import { call, startTestApp, type RawResponse, type TestApp } from './support/app.js';
 import { contract, flatten, validatorOf, type Schema } from './support/contract.js';
 import { uniqueNames } from './support/events.js';
-import { ok } from './support/fixtures.js';
+import { inProject, ok } from './support/fixtures.js';
 import { as, clientAs, USER_PASSWORD, userWithSession, type TestUser } from './support/users.js';
 
 const refName = (schema: Schema): string | undefined => /^#\/components\/schemas\/(.+)$/.exec(String(schema.$ref ?? ''))?.[1];
@@ -307,7 +307,6 @@ let frontendToken: string;
 
 /** The admin token's typed client (the app starts in beforeAll). */
 const admin = () => app.admin;
-const inProject = (projectId: string) => ({ params: { path: { projectId } } });
 const ofFlag = (projectId: string, featureName: string) => ({ params: { path: { projectId, featureName } } });
 
 /** Creates real resources through the admin API, as the rest of the world would. */

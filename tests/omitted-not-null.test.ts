@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { operations } from '../generated/api.js';
 import { uniqueNames } from './support/events.js';
 import { startTestApp, type TestApp } from './support/app.js';
-import { fixtures, flagPath, ok } from './support/fixtures.js';
+import { fixtures, flagPath, inProject, ok } from './support/fixtures.js';
 import { createFlagAs, userWithSession } from './support/users.js';
 import { allowsNull, fieldSchema, nullsIn, okSchemaOf } from './support/null-check.js';
 
@@ -140,13 +140,12 @@ describe('project access', () => {
 });
 
 describe('every read', () => {
-  const inProject = () => ({ params: { path: { projectId: project } } });
   const reads: [string, () => Promise<{ data?: unknown; error?: unknown; response: Response }>][] = [
     ['/api/admin/search/features', () => app.admin.GET('/api/admin/search/features', { params: { query: { project: `IS:${project}`, limit: '100' } } })],
-    ['/api/admin/projects/{projectId}/access', () => app.admin.GET('/api/admin/projects/{projectId}/access', inProject())],
-    ['/api/admin/projects/{projectId}/features', () => app.admin.GET('/api/admin/projects/{projectId}/features', inProject())],
+    ['/api/admin/projects/{projectId}/access', () => app.admin.GET('/api/admin/projects/{projectId}/access', inProject(project))],
+    ['/api/admin/projects/{projectId}/features', () => app.admin.GET('/api/admin/projects/{projectId}/features', inProject(project))],
     ['/api/admin/projects/{projectId}/features/{featureName}', () => app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: flagPath(flag, project) } })],
-    ['/api/admin/archive/features/{projectId}', () => app.admin.GET('/api/admin/archive/features/{projectId}', inProject())],
+    ['/api/admin/archive/features/{projectId}', () => app.admin.GET('/api/admin/archive/features/{projectId}', inProject(project))],
     ['/api/admin/roles', () => app.admin.GET('/api/admin/roles')],
     ['/api/admin/roles/{roleId}', () => app.admin.GET('/api/admin/roles/{roleId}', { params: { path: { roleId: 2 } } })],
     ['/api/admin/permissions', () => app.admin.GET('/api/admin/permissions')],

@@ -19,6 +19,9 @@ const asTag = (tag: string) => {
   return { type: tag.slice(0, colon), value: tag.slice(colon + 1) };
 };
 
+/** The typed client's `params` of an operation on a project. */
+export const inProject = (projectId: string) => ({ params: { path: { projectId } } });
+
 /** A flag's path parameters, for the typed client's `params: { path }`. */
 export const flagPath = (featureName: string, projectId = 'default') => ({ projectId, featureName });
 
