@@ -7,6 +7,7 @@ import { hashSecret } from '../domain/access/tokens.js';
 import { call, expectError, startTestApp, type RawResponse, type TestApp } from './support/app.js';
 import { contract, flatten, resolve, validatorOf, type Schema } from './support/contract.js';
 import { newApiToken } from './support/fixtures.js';
+import { isFrontendOperation } from './support/operations.js';
 
 /** A plausible value for a schema: required fields only (all fields when none is required). */
 function example(input: Schema): unknown {
@@ -109,7 +110,6 @@ const clientOperations = operations.filter((op) => op.path.startsWith('/api/clie
 const isClientOperation = (op: Operation) => (operationTable[op.id as keyof typeof operationTable].permissions as readonly string[]).includes('CLIENT');
 
 const frontendOperations = operations.filter((op) => op.path === '/api/frontend' || op.path.startsWith('/api/frontend/'));
-const isFrontendOperation = (op: Operation) => ['FRONTEND', 'SDK'].some((kind) => (operationTable[op.id as keyof typeof operationTable].permissions as readonly string[]).includes(kind));
 /** The credential an operation's own callers use: a frontend token for the frontend API, the admin token elsewhere. */
 const allowed = (op: Operation) => (isFrontendOperation(op) ? { token: frontendToken } : {});
 

@@ -5,6 +5,7 @@ import { call, startTestApp, type RawResponse, type TestApp } from './support/ap
 import { contract, flatten, validatorOf, type Schema } from './support/contract.js';
 import { uniqueNames } from './support/events.js';
 import { inProject, ok } from './support/fixtures.js';
+import { isFrontendOperation } from './support/operations.js';
 import { as, clientAs, USER_PASSWORD, userWithSession, type TestUser } from './support/users.js';
 
 const refName = (schema: Schema): string | undefined => /^#\/components\/schemas\/(.+)$/.exec(String(schema.$ref ?? ''))?.[1];
@@ -275,8 +276,6 @@ const everyOperation: Operation[] = (Object.entries(operationTable) as [Operatio
   bodySchema: contract.paths[op.path]?.[op.method.toLowerCase()]?.requestBody?.content?.['application/json']?.schema,
 }));
 const isClientOperation = (op: Operation) => op.path.startsWith('/api/client/');
-/** The frontend API: called with a frontend token, the only kind it serves. */
-const isFrontendOperation = (op: Operation) => ['FRONTEND', 'SDK'].some((kind) => (operationTable[op.id].permissions as readonly string[]).includes(kind));
 const operations = everyOperation.filter((op) => !isClientOperation(op));
 
 const emptyBodyOf = (op: Operation) => (flatten(op.bodySchema!).type === 'array' ? [] : {});
