@@ -201,7 +201,7 @@ describe('the delivery log', () => {
     await loggedAttempts(app, addon.id, 3);
     const all = await deliveryLog(app, addon.id);
     expect(all.map((entry) => entry.event.featureName)).toEqual([...flags].reverse());
-    expect((await deliveryLog(app, addon.id, '?limit=1&offset=1')).map((entry) => entry.event.featureName)).toEqual([flags[1]]);
+    expect((await deliveryLog(app, addon.id, { limit: 1, offset: 1 })).map((entry) => entry.event.featureName)).toEqual([flags[1]]);
     expect(all.every((entry) => entry.state === 'success' && typeof entry.details.durationMs === 'number')).toBe(true);
   });
 

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
 import { fixtures } from './support/fixtures.js';
-import { loggedAttempts, refusedUpsert, storedWebhook } from './support/integrations.js';
+import { loggedAttempts, refusedCreate, storedWebhook, webhookBody } from './support/integrations.js';
 import { startReceiver } from './support/receiver.js';
 
 let strict: TestApp;
@@ -15,8 +15,6 @@ beforeAll(async () => {
   // Its own database: on PostgreSQL, a shared one would let another app of the file take its deliveries.
   strict = await startTestApp({ integrations: { allowPrivateUrls: false }, ownDatabase: true });
 });
-
-const webhook = (url: string) => ({ provider: 'webhook', enabled: true, events: ['feature-created' as const], parameters: { url } });
 
 describe('with private addresses refused', () => {
   it.each([
@@ -32,11 +30,11 @@ describe('with private addresses refused', () => {
     ['reserved ::/8 outside the named forms', 'http://[::ffff:0:0:7f00:1]/hook'],
     ['unassigned, outside global unicast (2000::/3)', 'http://[4000::1]/hook'],
   ])('refuses a URL whose host is %s, naming parameters.url', async (_, url) => {
-    expect(await refusedUpsert(strict, 'POST', '/api/addons', webhook(url))).toContain('parameters.url');
+    expect(await refusedCreate(strict, webhookBody({ url }))).toContain('parameters.url');
   });
 
   it('accepts a public IPv6 address', async () => {
-    const created = await strict.admin.POST('/api/addons', { body: webhook('http://[2606:4700:4700::1111]/hook') });
+    const created = await strict.admin.POST('/api/addons', { body: webhookBody({ url: 'http://[2606:4700:4700::1111]/hook' }) });
     expect(created.response.status, JSON.stringify(created.error)).toBe(201);
   });
 

@@ -2,25 +2,23 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
-import { adminJson, fixtures } from './support/fixtures.js';
-import { receivedCount } from './support/integrations.js';
+import { fixtures } from './support/fixtures.js';
+import { createIntegration, receivedCount } from './support/integrations.js';
 import { startReceiver } from './support/receiver.js';
 
 const PUBLIC_URL = 'https://flags.example.com';
 let app: TestApp;
 const unique = uniqueNames();
-const { newFlag } = fixtures(() => app, unique);
+const { newFlag, turnOn } = fixtures(() => app, unique);
 
 beforeAll(async () => {
   app = await startTestApp({ integrations: { publicUrl: PUBLIC_URL } });
 });
 
-const turnOn = (flag: string) => adminJson(app, 'POST', `/api/admin/projects/default/features/${flag}/environments/development/on`);
-
 describe('chat providers', () => {
   it('slack posts one message per channel its flag tags name, else to the default channel', async () => {
     const receiver = await startReceiver();
-    await adminJson(app, 'POST', '/api/addons', {
+    await createIntegration(app, {
       provider: 'slack',
       enabled: true,
       events: ['feature-environment-enabled'],
@@ -38,7 +36,7 @@ describe('chat providers', () => {
 
   it('slack links the flag under UNLEASH_URL with an Open button', async () => {
     const receiver = await startReceiver();
-    await adminJson(app, 'POST', '/api/addons', {
+    await createIntegration(app, {
       provider: 'slack',
       enabled: true,
       events: ['feature-created'],
@@ -53,7 +51,7 @@ describe('chat providers', () => {
 
   it('teams posts a message card naming who did what, with a link to the flag', async () => {
     const receiver = await startReceiver();
-    await adminJson(app, 'POST', '/api/addons', { provider: 'teams', enabled: true, events: ['feature-environment-enabled'], parameters: { url: `${receiver.url}/teams` } });
+    await createIntegration(app, { provider: 'teams', enabled: true, events: ['feature-environment-enabled'], parameters: { url: `${receiver.url}/teams` } });
     const flag = await newFlag('carded');
     await turnOn(flag);
     const [request] = await receivedCount(receiver, 1);
@@ -66,7 +64,7 @@ describe('chat providers', () => {
 
   it('datadog posts an event with its API key header and the flag tags', async () => {
     const receiver = await startReceiver();
-    await adminJson(app, 'POST', '/api/addons', {
+    await createIntegration(app, {
       provider: 'datadog',
       enabled: true,
       events: ['feature-environment-enabled'],

@@ -3,20 +3,20 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
-import { adminJson, fixtures } from './support/fixtures.js';
-import { createWebhook, loggedAttempts, receivedCount, refusedEverywhere } from './support/integrations.js';
+import { fixtures } from './support/fixtures.js';
+import { createIntegration, createWebhook, loggedAttempts, receivedCount, refusedEverywhere, webhookBody } from './support/integrations.js';
 import { startReceiver } from './support/receiver.js';
 
 let app: TestApp;
 const unique = uniqueNames();
-const { newFlag } = fixtures(() => app, unique);
+const { newFlag, addStrategy } = fixtures(() => app, unique);
 
 beforeAll(async () => {
   app = await startTestApp();
 });
 
 const url = 'http://127.0.0.1:9/hook';
-const webhook = (bodyTemplate: string) => ({ provider: 'webhook', enabled: true, events: ['feature-created' as const], parameters: { url, bodyTemplate } });
+const withTemplate = (bodyTemplate: string) => webhookBody({ url, bodyTemplate });
 
 /** Sections nested `depth` deep, each over the event's data. */
 const nestedSections = (depth: number) => '{{#event.data}}'.repeat(depth) + 'x' + '{{/event.data}}'.repeat(depth);
@@ -28,8 +28,8 @@ const values = Array.from({ length: 100 }, (_, i) => `user-${i}`);
 
 describe('a body template', () => {
   it('with sections nested more than 8 deep is refused when made, naming bodyTemplate', async () => {
-    for (const message of await refusedEverywhere(app, webhook(nestedSections(9)), { url })) expect(message).toContain('parameters.bodyTemplate');
-    expect((await adminJson(app, 'POST', '/api/addons', webhook(nestedSections(8)))).parameters.bodyTemplate).toBe(nestedSections(8));
+    for (const message of await refusedEverywhere(app, withTemplate(nestedSections(9)), { url })) expect(message).toContain('parameters.bodyTemplate');
+    expect((await createIntegration(app, withTemplate(nestedSections(8)))).parameters.bodyTemplate).toBe(nestedSections(8));
   });
 
   it.each([
@@ -39,8 +39,8 @@ describe('a body template', () => {
     const receiver = await startReceiver();
     const addon = await createWebhook(app, receiver, ['feature-created', 'feature-strategy-add'], { parameters: { bodyTemplate } });
     const flag = await newFlag('exploding');
-    const strategy = { name: 'default', constraints: [{ contextName: 'userId', operator: 'IN', values }] };
-    await adminJson(app, 'POST', `/api/admin/projects/default/features/${flag}/environments/development/strategies`, strategy);
+    const strategy = { name: 'default', constraints: [{ contextName: 'userId', operator: 'IN' as const, values }] };
+    await addStrategy(flag, strategy);
     const next = await newFlag('after-exploding');
     const attempts = await loggedAttempts(app, addon.id, 3);
     expect(attempts.map((a) => [a.event.type, a.state, a.details.willRetry])).toEqual([

@@ -5,7 +5,7 @@ import type { components } from '../generated/api.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
 import { fixtures } from './support/fixtures.js';
-import { loggedAttempts, receivedCount, refusedEverywhere, refusedUpsert, storedWebhook } from './support/integrations.js';
+import { loggedAttempts, receivedCount, refusedCreate, refusedEverywhere, storedWebhook, webhookBody } from './support/integrations.js';
 import { startReceiver } from './support/receiver.js';
 
 type UpsertAddon = components['schemas']['UpsertAddon'];
@@ -19,7 +19,6 @@ beforeAll(async () => {
 });
 
 const url = 'http://127.0.0.1:9/hook';
-const webhook = (parameters: Record<string, string>): UpsertAddon => ({ provider: 'webhook', enabled: true, events: ['feature-created'], parameters: { url, ...parameters } });
 
 describe('parameters sent as headers', () => {
   const refusals: { what: string; parameters: Record<string, string>; named: string[] }[] = [
@@ -34,12 +33,12 @@ describe('parameters sent as headers', () => {
   ];
 
   it.each(refusals)('refuses $what when made and when updated, naming it', async ({ parameters, named }) => {
-    for (const message of await refusedEverywhere(app, webhook(parameters), { url })) for (const name of named) expect(message).toContain(name);
+    for (const message of await refusedEverywhere(app, webhookBody({ url, ...parameters }), { url })) for (const name of named) expect(message).toContain(name);
   });
 
   it("refuses a datadog apiKey holding a line break, never quoting it", async () => {
     const body: UpsertAddon = { provider: 'datadog', enabled: true, events: ['feature-created'], parameters: { apiKey: 'dd-secret\nX-Injected: 1' } };
-    const message = await refusedUpsert(app, 'POST', '/api/addons', body);
+    const message = await refusedCreate(app, body);
     expect(message).toContain('parameters.apiKey');
     expect(message).not.toContain('dd-secret');
   });

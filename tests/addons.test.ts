@@ -11,7 +11,7 @@ type UpsertAddon = components['schemas']['UpsertAddon'];
 let app: TestApp;
 const { latestEventId, eventsSince } = eventReader(() => app);
 
-const webhook = (url = 'http://127.0.0.1:9/hook'): UpsertAddon => ({
+const auditWebhook = (url = 'http://127.0.0.1:9/hook'): UpsertAddon => ({
   provider: 'webhook',
   enabled: true,
   description: 'Audit trail',
@@ -30,7 +30,7 @@ const updateAddon = (id: number, body: UpsertAddon, client: ServiceClient = app.
 const readAddon = (id: number) => app.admin.GET('/api/admin/addons/{id}', addonPath(id));
 
 /** An integration created as the admin; answers it as the answer shows it. */
-async function createAddon(body: UpsertAddon = webhook()) {
+async function createAddon(body: UpsertAddon = auditWebhook()) {
   const { data, error, response } = await postAddon(body);
   expect(response.status, JSON.stringify(error)).toBe(201);
   return data!;
@@ -38,7 +38,7 @@ async function createAddon(body: UpsertAddon = webhook()) {
 
 describe('creating', () => {
   it('answers 201 with the integration, its sensitive parameters masked, and where to find it', async () => {
-    const { data, response } = await postAddon(webhook());
+    const { data, response } = await postAddon(auditWebhook());
     expect(response.status).toBe(201);
     expect(data).toMatchObject({
       provider: 'webhook',
@@ -54,7 +54,7 @@ describe('creating', () => {
   });
 
   it("answers 201 on Unleash's own route too", async () => {
-    const { data, response } = await app.admin.POST('/api/admin/addons', { body: { ...webhook(), projects: ['default'], environments: ['production'] } });
+    const { data, response } = await app.admin.POST('/api/admin/addons', { body: { ...auditWebhook(), projects: ['default'], environments: ['production'] } });
     expect(response.status).toBe(201);
     expect(data).toMatchObject({ projects: ['default'], environments: ['production'] });
   });
@@ -75,7 +75,7 @@ describe('creating', () => {
   });
 
   it('refuses an unknown provider', async () => {
-    const error = expectError(await postAddon({ ...webhook(), provider: 'pager' }), 400, 'ValidationError');
+    const error = expectError(await postAddon({ ...auditWebhook(), provider: 'pager' }), 400, 'ValidationError');
     expect(error.message).toContain('pager');
   });
 
@@ -86,29 +86,29 @@ describe('creating', () => {
   });
 
   it('refuses a parameter the provider does not have', async () => {
-    const error = expectError(await postAddon({ ...webhook(), parameters: { url: 'http://127.0.0.1:9/x', channel: 'x' } }), 400, 'ValidationError');
+    const error = expectError(await postAddon({ ...auditWebhook(), parameters: { url: 'http://127.0.0.1:9/x', channel: 'x' } }), 400, 'ValidationError');
     expect(error.message).toContain('parameters.channel');
   });
 
   it('refuses an unknown event type', async () => {
-    const error = expectError(await call(app, 'POST', '/api/addons', { body: { ...webhook(), events: ['feature-creatd'] } }), 400, 'ValidationError');
+    const error = expectError(await call(app, 'POST', '/api/addons', { body: { ...auditWebhook(), events: ['feature-creatd'] } }), 400, 'ValidationError');
     expect(error.message).toContain('events');
   });
 
   it('refuses a URL that is not http or https', async () => {
-    const error = expectError(await postAddon(webhook('ftp://files.example.com/hook')), 400, 'ValidationError');
+    const error = expectError(await postAddon(auditWebhook('ftp://files.example.com/hook')), 400, 'ValidationError');
     expect(error.message).toContain('parameters.url');
   });
 
   it('refuses custom headers that are not a JSON object of strings', async () => {
     for (const customHeaders of ['not json', '["a"]', '{"X-Count": 1}']) {
-      const body = { ...webhook(), parameters: { url: 'http://127.0.0.1:9/x', customHeaders } };
+      const body = { ...auditWebhook(), parameters: { url: 'http://127.0.0.1:9/x', customHeaders } };
       expect(expectError(await postAddon(body), 400, 'ValidationError').message).toContain('customHeaders');
     }
   });
 
   it('refuses a body template that is not Mustache', async () => {
-    const body = { ...webhook(), parameters: { url: 'http://127.0.0.1:9/x', bodyTemplate: '{{#event}} unclosed' } };
+    const body = { ...auditWebhook(), parameters: { url: 'http://127.0.0.1:9/x', bodyTemplate: '{{#event}} unclosed' } };
     expect(expectError(await postAddon(body), 400, 'ValidationError').message).toContain('bodyTemplate');
   });
 });
@@ -121,13 +121,13 @@ describe('private addresses', () => {
 
   it('refuses a URL whose host is a loopback, private or link-local address', async () => {
     for (const url of ['http://127.0.0.1/hook', 'http://10.1.2.3/hook', 'http://169.254.169.254/latest', 'http://[::1]/hook', 'http://192.168.0.1/']) {
-      const error = expectError(await postAddon(webhook(url), strict.admin), 400, 'ValidationError');
+      const error = expectError(await postAddon(auditWebhook(url), strict.admin), 400, 'ValidationError');
       expect(error.message).toContain('parameters.url');
     }
   });
 
   it('accepts a private host that the allow list names', async () => {
-    expect((await postAddon(webhook('http://localhost:9/hook'), strict.admin)).response.status).toBe(201);
+    expect((await postAddon(auditWebhook('http://localhost:9/hook'), strict.admin)).response.status).toBe(201);
   });
 });
 
@@ -155,10 +155,10 @@ describe('reading', () => {
 describe('updating', () => {
   it('answers 200 with the integration as updated, on both routes', async () => {
     const created = await createAddon();
-    const viaInterface = await updateAddon(created.id, { ...webhook(), description: 'First', parameters: { url: '*****' } });
+    const viaInterface = await updateAddon(created.id, { ...auditWebhook(), description: 'First', parameters: { url: '*****' } });
     expect(viaInterface.response.status).toBe(200);
     expect(viaInterface.data).toMatchObject({ id: created.id, description: 'First', parameters: { url: '*****' } });
-    const viaUnleash = await app.admin.PUT('/api/admin/addons/{id}', { ...addonPath(created.id), body: { ...webhook(), description: 'Second', parameters: { url: '*****' } } });
+    const viaUnleash = await app.admin.PUT('/api/admin/addons/{id}', { ...addonPath(created.id), body: { ...auditWebhook(), description: 'Second', parameters: { url: '*****' } } });
     expect(viaUnleash.response.status).toBe(200);
     expect((await readAddon(created.id)).data!.description).toBe('Second');
   });
@@ -170,8 +170,8 @@ describe('updating', () => {
   });
 
   it('refuses a masked value for a sensitive parameter that was never stored', async () => {
-    const created = await createAddon({ ...webhook(), parameters: { url: 'http://127.0.0.1:9/x' } });
-    const body = { ...webhook(), parameters: { url: 'http://127.0.0.1:9/x', authorization: '*****' } };
+    const created = await createAddon({ ...auditWebhook(), parameters: { url: 'http://127.0.0.1:9/x' } });
+    const body = { ...auditWebhook(), parameters: { url: 'http://127.0.0.1:9/x', authorization: '*****' } };
     // No authorization was stored: the masked value keeps nothing, and an optional parameter may be absent.
     const { data, response } = await updateAddon(created.id, body);
     expect(response.status).toBe(200);
@@ -179,14 +179,14 @@ describe('updating', () => {
   });
 
   it('answers 404 for an unknown id', async () => {
-    expectError(await updateAddon(987654, webhook()), 404, 'NotFoundError');
-    expectError(await app.admin.PUT('/api/admin/addons/{id}', { ...addonPath(987654), body: webhook() }), 404, 'NotFoundError');
+    expectError(await updateAddon(987654, auditWebhook()), 404, 'NotFoundError');
+    expectError(await app.admin.PUT('/api/admin/addons/{id}', { ...addonPath(987654), body: auditWebhook() }), 404, 'NotFoundError');
   });
 
   it('records addon-config-updated with data and preData, without parameters', async () => {
     const created = await createAddon();
     const since = await latestEventId();
-    expect((await updateAddon(created.id, { ...webhook(), enabled: false, parameters: { url: '*****' } })).response.status).toBe(200);
+    expect((await updateAddon(created.id, { ...auditWebhook(), enabled: false, parameters: { url: '*****' } })).response.status).toBe(200);
     const [event] = await eventsSince(since);
     expect(event).toMatchObject({ type: 'addon-config-updated', data: { enabled: false }, preData: { enabled: true } });
     expect(event!.data).not.toHaveProperty('parameters');
@@ -215,9 +215,9 @@ describe('permissions', () => {
     const created = await createAddon();
     const viewer = clientAs(app, await userWithSession(app, 'Viewer'));
     expect((await viewer.GET('/api/admin/addons')).response.status).toBe(200);
-    expectError(await postAddon(webhook(), viewer), 403, 'NoAccessError');
-    expectError(await updateAddon(created.id, webhook(), viewer), 403, 'NoAccessError');
-    expectError(await viewer.PUT('/api/admin/addons/{id}', { ...addonPath(created.id), body: webhook() }), 403, 'NoAccessError');
+    expectError(await postAddon(auditWebhook(), viewer), 403, 'NoAccessError');
+    expectError(await updateAddon(created.id, auditWebhook(), viewer), 403, 'NoAccessError');
+    expectError(await viewer.PUT('/api/admin/addons/{id}', { ...addonPath(created.id), body: auditWebhook() }), 403, 'NoAccessError');
     expectError(await viewer.DELETE('/api/admin/addons/{id}', addonPath(created.id)), 403, 'NoAccessError');
     expectError(await viewer.GET('/api/admin/addons/{id}/events', addonPath(created.id)), 403, 'NoAccessError');
   });
@@ -225,7 +225,7 @@ describe('permissions', () => {
   it('a client token may not list or create integrations', async () => {
     const sdk = app.clientWith(await newApiToken(app, { type: 'client', environment: 'development' }));
     expectError(await sdk.GET('/api/admin/addons'), 403, 'NoAccessError');
-    expectError(await postAddon(webhook(), sdk), 403, 'NoAccessError');
+    expectError(await postAddon(auditWebhook(), sdk), 403, 'NoAccessError');
   });
 
   it('needs a credential to list integrations', async () => {

@@ -11,7 +11,7 @@ import { clientAs, type TestUser } from './support/users.js';
 let app: TestApp;
 let reviewer: TestUser;
 const unique = uniqueNames();
-const { newFlag, flagEnvironment, flagOf: feature, turnOn: switchOn, archiveFlag, addStrategy } = fixtures(() => app, unique);
+const { newFlag, flagEnvironment, flagOf: feature, turnOn: switchOn, archiveFlag, addStrategy, deleteStrategy } = fixtures(() => app, unique);
 const events = eventReader(() => app);
 const { propose, moveTo, read, requestIn } = changeRequestCalls(() => app);
 
@@ -325,11 +325,7 @@ describe('an apply that no longer fits the flag', () => {
     const [other, flag] = [await newFlag('untouched'), await newFlag('strategy-gone')];
     const id = await addProductionStrategy(flag);
     const request = await requestIn('Approved', [turnOn(other), { feature: flag, action: 'deleteStrategy', payload: { id } }], { reviewer });
-    await ok(
-      app.admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', {
-        params: { path: { ...envPath(flag, 'production'), strategyId: id } },
-      }),
-    );
+    await deleteStrategy(flag, id, 'production');
     const since = await events.latestEventId();
     const error = expectError(await moveTo(reviewer, request.id, 'Applied'), 409, 'ConflictError');
     const failing = request.features[1].changes[0].id;

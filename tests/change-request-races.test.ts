@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, startTestApp, type RawResponse, type TestApp } from './support/app.js';
 import { approver, asUser, author, changeRequestCalls, environmentRequiring, requireChangeRequests } from './support/change-requests.js';
 import { eventReader, uniqueNames } from './support/events.js';
-import { fixtures } from './support/fixtures.js';
+import { fixtures, turnOnChange } from './support/fixtures.js';
 import type { TestUser } from './support/users.js';
 
 let app: TestApp;
@@ -18,7 +18,6 @@ const events = eventReader(() => app);
 const { base, propose, moveTo, read, requestIn } = changeRequestCalls(() => app);
 
 const addStrategy = (feature: string) => ({ feature, action: 'addStrategy', payload: { name: 'default' } });
-const turnOn = (feature: string) => ({ feature, action: 'updateEnabled', payload: { enabled: true } });
 
 /** Exactly one of the answers succeeded and every other is a 409 ConflictError; answers the one's index. */
 function oneWins(responses: RawResponse[]): number {
@@ -72,7 +71,7 @@ describe('applying', () => {
 
 describe('reviewing', () => {
   it('two approvals at once where one is needed approve it once', async () => {
-    const request = await requestIn('In review', turnOn(await newFlag('approved-once')));
+    const request = await requestIn('In review', turnOnChange(await newFlag('approved-once')));
     const since = await events.latestEventId();
     oneWins(await Promise.all([moveTo(reviewer, request.id, 'Approved'), moveTo(otherReviewer, request.id, 'Approved')]));
     const after = await read(request.id);
@@ -83,7 +82,7 @@ describe('reviewing', () => {
 
   it('two approvals at once where two are needed approve it', async () => {
     const [first, second] = [await approver(app, 'default', twoApprovals), await approver(app, 'default', twoApprovals)];
-    const request = await requestIn('In review', turnOn(await newFlag('both-needed')), { environment: twoApprovals });
+    const request = await requestIn('In review', turnOnChange(await newFlag('both-needed')), { environment: twoApprovals });
     const since = await events.latestEventId();
     const responses = await Promise.all([moveTo(first, request.id, 'Approved'), moveTo(second, request.id, 'Approved')]);
     for (const response of responses) expect(response.status, response.text).toBe(200);
@@ -94,7 +93,7 @@ describe('reviewing', () => {
   });
 
   it('an approval and a rejection at once: one of them happens', async () => {
-    const request = await requestIn('In review', turnOn(await newFlag('approve-or-reject')));
+    const request = await requestIn('In review', turnOnChange(await newFlag('approve-or-reject')));
     const since = await events.latestEventId();
     const winner = oneWins(await Promise.all([moveTo(reviewer, request.id, 'Approved'), moveTo(otherReviewer, request.id, 'Rejected')]));
     expect((await read(request.id)).state).toBe(['Approved', 'Rejected'][winner]);
@@ -104,7 +103,7 @@ describe('reviewing', () => {
 
   it('an approval and a cancellation at once leave it cancelled, the approval before or refused', async () => {
     const by = await author(app);
-    const request = await requestIn('In review', turnOn(await newFlag('approve-or-cancel')), { by });
+    const request = await requestIn('In review', turnOnChange(await newFlag('approve-or-cancel')), { by });
     const since = await events.latestEventId();
     const [approved, cancelled] = await Promise.all([moveTo(reviewer, request.id, 'Approved'), moveTo(by, request.id, 'Cancelled')]);
     expect(cancelled.status, cancelled.text).toBe(200);
@@ -116,7 +115,7 @@ describe('reviewing', () => {
   it('an approval is given to the change as edited at the same moment, or the edit is refused', async () => {
     const by = await author(app);
     const flag = await newFlag('edit-or-approve');
-    const request = await requestIn('In review', turnOn(flag), { by });
+    const request = await requestIn('In review', turnOnChange(flag), { by });
     const change = `${base}/change-requests/${request.id}/changes/${request.features[0].changes[0].id}`;
     const since = await events.latestEventId();
     const [edited, approved] = await Promise.all([
@@ -132,7 +131,7 @@ describe('reviewing', () => {
 
   it('a rename at the same moment as an approval is in the approved event, or refused', async () => {
     const by = await author(app);
-    const request = await requestIn('In review', turnOn(await newFlag('rename-or-approve')), { by });
+    const request = await requestIn('In review', turnOnChange(await newFlag('rename-or-approve')), { by });
     const since = await events.latestEventId();
     const [renamed, approved] = await Promise.all([
       asUser(app, by, 'PUT', `${base}/change-requests/${request.id}/title`, { title: 'Renamed' }),
@@ -149,7 +148,7 @@ describe('proposing', () => {
   it('two changes proposed at once by an author without a draft make one draft', async () => {
     const by = await author(app);
     const [flag, other] = [await newFlag('one-draft'), await newFlag('one-draft')];
-    const responses = await Promise.all([propose(by, turnOn(flag)), propose(by, turnOn(other))]);
+    const responses = await Promise.all([propose(by, turnOnChange(flag)), propose(by, turnOnChange(other))]);
     for (const response of responses) expect(response.status, response.text).toBe(200);
     expect(responses[0]!.json.id).toBe(responses[1]!.json.id);
     expect((await read(responses[0]!.json.id)).features.map((f: { name: string }) => f.name).sort()).toEqual([flag, other].sort());
@@ -157,10 +156,10 @@ describe('proposing', () => {
 
   it('a change proposed while the draft is sent to review goes into that request before it is sent, or into a new draft', async () => {
     const by = await author(app);
-    const request = await requestIn('Draft', turnOn(await newFlag('sent-while-adding')), { by });
+    const request = await requestIn('Draft', turnOnChange(await newFlag('sent-while-adding')), { by });
     const other = await newFlag('added-while-sending');
     const since = await events.latestEventId();
-    const [sent, added] = await Promise.all([moveTo(by, request.id, 'In review'), propose(by, turnOn(other))]);
+    const [sent, added] = await Promise.all([moveTo(by, request.id, 'In review'), propose(by, turnOnChange(other))]);
     expect(sent.status, sent.text).toBe(200);
     expect(added.status, added.text).toBe(200);
     const types = await typesSince(since, request.id);

@@ -1,7 +1,7 @@
 // Two instances on one database share an integration's deliveries: each event is sent once, in order.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { adminJson, until } from '../support/fixtures.js';
+import { inProject, ok, until } from '../support/fixtures.js';
 import { createWebhook } from '../support/integrations.js';
 import { startReceiver } from '../support/receiver.js';
 
@@ -20,7 +20,7 @@ describe('two instances with one webhook', () => {
     const flags: string[] = [];
     for (let i = 0; i < 200; i++) {
       const name = `replicated-${i}`;
-      await adminJson(i % 2 === 0 ? first : second, 'POST', '/api/admin/projects/default/features', { name });
+      await ok((i % 2 === 0 ? first : second).admin.POST('/api/admin/projects/{projectId}/features', { ...inProject('default'), body: { name } }));
       flags.push(name);
     }
     await until('200 deliveries', async () => receiver.received.length, (n) => n >= 200, 30_000);

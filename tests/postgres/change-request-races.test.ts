@@ -5,15 +5,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, startTestApp, type TestApp } from '../support/app.js';
 import { approver, changeRequestCalls, requireChangeRequests } from '../support/change-requests.js';
 import { eventReader, uniqueNames } from '../support/events.js';
-import { adminJson, fixtures, until } from '../support/fixtures.js';
+import { fixtures, until } from '../support/fixtures.js';
 import type { TestUser } from '../support/users.js';
 
 let app: TestApp;
 let reviewer: TestUser;
 const unique = uniqueNames();
-const { newFlag, flagEnvironment } = fixtures(() => app, unique);
+const { newFlag, flagEnvironment, addStrategy } = fixtures(() => app, unique);
 const events = eventReader(() => app);
-const { base, moveTo, read, requestIn } = changeRequestCalls(() => app);
+const { moveTo, read, requestIn } = changeRequestCalls(() => app);
 
 /** Runs `lock` (a `SELECT … FOR UPDATE`) in a transaction of its own; answers what ends it. */
 async function hold(lock: SQL): Promise<() => Promise<void>> {
@@ -79,7 +79,7 @@ describe('applying', () => {
 
   it('scheduling a request while it is applied leaves it applied, not scheduled to be applied again', async () => {
     const flag = await newFlag('schedule-and-apply');
-    const strategy = (await adminJson(app, 'POST', `${base}/features/${flag}/environments/production/strategies`, { name: 'default' })).id;
+    const strategy = (await addStrategy(flag, { name: 'default' }, 'production')).id;
     const change = { feature: flag, action: 'updateStrategy', payload: { id: strategy, name: 'flexibleRollout', parameters: { rollout: 60 } } };
     const request = await requestIn('Approved', change, { reviewer });
     const since = await events.latestEventId();

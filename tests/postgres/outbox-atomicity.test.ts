@@ -6,7 +6,7 @@ import * as t from '../../db/schema.js';
 import { expectError, startTestApp, type TestApp } from '../support/app.js';
 import { approver, changeRequestCalls, requireChangeRequests } from '../support/change-requests.js';
 import { uniqueNames } from '../support/events.js';
-import { adminJson, fixtures } from '../support/fixtures.js';
+import { fixtures, turnOnChange } from '../support/fixtures.js';
 import { createWebhook, receivedCount } from '../support/integrations.js';
 import { startReceiver } from '../support/receiver.js';
 import type { TestUser } from '../support/users.js';
@@ -14,8 +14,8 @@ import type { TestUser } from '../support/users.js';
 let app: TestApp;
 let reviewer: TestUser;
 const unique = uniqueNames();
-const { newFlag } = fixtures(() => app, unique);
-const { base, moveTo, requestIn } = changeRequestCalls(() => app);
+const { newFlag, addStrategy, turnOn, deleteStrategy } = fixtures(() => app, unique);
+const { moveTo, requestIn } = changeRequestCalls(() => app);
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -27,15 +27,13 @@ it('a change request whose second change fails after the first recorded its even
   const receiver = await startReceiver();
   const addon = await createWebhook(app, receiver, ['feature-environment-enabled']);
   const [rolledBack, flag] = [await newFlag('rolled-back'), await newFlag('strategy-gone')];
-  const strategies = `${base}/features/${flag}/environments/production/strategies`;
-  const { id } = await adminJson(app, 'POST', strategies, { name: 'default' });
-  const turnOn = { feature: rolledBack, action: 'updateEnabled', payload: { enabled: true } };
-  const request = await requestIn('Approved', [turnOn, { feature: flag, action: 'deleteStrategy', payload: { id } }], { reviewer });
-  await adminJson(app, 'DELETE', `${strategies}/${id}`);
+  const { id } = await addStrategy(flag, { name: 'default' }, 'production');
+  const request = await requestIn('Approved', [turnOnChange(rolledBack), { feature: flag, action: 'deleteStrategy', payload: { id } }], { reviewer });
+  await deleteStrategy(flag, id, 'production');
   expectError(await moveTo(reviewer, request.id, 'Applied'), 409, 'ConflictError');
 
   expect(await app.db.select().from(t.integrationDeliveries).where(eq(t.integrationDeliveries.addonId, addon.id))).toEqual([]);
-  await adminJson(app, 'POST', `${base}/features/${flag}/environments/production/on`);
+  await turnOn(flag, 'production');
   const [delivered] = await receivedCount(receiver, 1);
   expect(delivered!.json).toMatchObject({ type: 'feature-environment-enabled', featureName: flag });
 });

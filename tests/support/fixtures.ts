@@ -165,6 +165,14 @@ export function fixtures(current: () => TestApp, unique: (prefix: string) => str
     return result.data!;
   }
 
+  /** Deletes the flag's strategy in the environment. */
+  async function deleteStrategy(featureName: string, strategyId: string, environment = 'development', projectId = 'default') {
+    const result = await current().admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', {
+      params: { path: { ...envPath(featureName, environment, projectId), strategyId } },
+    });
+    expect(result.response.status, JSON.stringify(result.error)).toBe(200);
+  }
+
   /** The flag's strategies in the environment. */
   async function strategiesOf(featureName: string, environment = 'development', projectId = 'default') {
     const result = await current().admin.GET('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
@@ -234,6 +242,7 @@ export function fixtures(current: () => TestApp, unique: (prefix: string) => str
     turnOn,
     turnOff,
     addStrategy,
+    deleteStrategy,
     strategiesOf,
     setVariants,
     markStale,
