@@ -18,8 +18,7 @@ const { newFlag, newProject, flagEnvironment, createSegment, addStrategy, turnOn
 const { moveTo, propose } = changeRequestCalls(() => app);
 const base = '/api/admin/projects/default';
 
-const { clientFeatures, makeOwner, onInProduction, parentOfChildOn } = guardFixtures(() => app, unique);
-const productionFeatures = () => clientFeatures(productionToken);
+const { productionFeatures, makeOwner, onInProduction, parentOfChildOn } = guardFixtures(() => app, unique, () => productionToken);
 
 async function maySkipInProduction(user: TestUser, project: string) {
   const role = await app.admin.POST('/api/admin/roles', {

@@ -36,8 +36,7 @@ interface Request {
 }
 const request = (method: string, path: string, body?: unknown, user?: TestUser): Request => ({ method, path, body, user });
 
-const { clientFeatures, makeOwner, onInProduction, parentOfChildOn } = guardFixtures(() => app, unique);
-const productionFeatures = () => clientFeatures(productionToken);
+const { productionFeatures, makeOwner, onInProduction, parentOfChildOn } = guardFixtures(() => app, unique, () => productionToken);
 
 const send = ({ method, path, body, user }: Request): Promise<RawResponse> =>
   user ? asUser(app, user, method, path, body) : call(app, method, path, body === undefined ? {} : { body: body as object });

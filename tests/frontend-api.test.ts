@@ -17,7 +17,7 @@ let token: string;
 
 const unique = uniqueNames();
 const { newProject, turnOn } = fixtures(() => app, unique);
-const whenField = (contextName: string, values: string[]) => ({ ...rollout(100), constraints: [{ contextName, operator: 'IN', values }] });
+const whenField = (contextName: string, values: string[]) => ({ ...rollout(100), constraints: [{ contextName, operator: 'IN' as const, values }] });
 /** The flag as an answer of the frontend API lists it (the raw answer's `json`, or the typed one's `data`). */
 const toggleOf = (body: FrontendToggles | undefined, name: string) => body!.toggles.find((toggle) => toggle.name === name);
 /**

@@ -2,20 +2,19 @@
 // another origin than the service's (http://localhost:<port> against http://127.0.0.1:<port>): the frontend API's
 // CORS as a browser applies it, preflights included. Nothing is intercepted (Playwright would answer preflights
 // itself); every preflight is checked to have reached the service.
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
 import { launchBrowser, newContext } from './support/browser.js';
-import { adminJson, newApiToken, until } from './support/fixtures.js';
-import { flagPath, flagWith } from './support/frontend.js';
+import { uniqueNames } from './support/events.js';
+import { fixtures, newApiToken, rollout, until } from './support/fixtures.js';
+import { flagWith } from './support/frontend.js';
 import { servePage } from './support/page-server.js';
 
-const unique = (label: string) => `browser-${label}-${randomBytes(4).toString('hex')}`;
-const rollout = (percent: number) => ({ name: 'flexibleRollout', parameters: { rollout: percent, stickiness: 'userId', groupId: 'g' } });
-const forUsers = (...userIds: string[]) => ({ ...rollout(100), constraints: [{ contextName: 'userId', operator: 'IN', values: userIds }] });
+const unique = uniqueNames();
+const forUsers = (...userIds: string[]) => ({ ...rollout(100, 'userId'), constraints: [{ contextName: 'userId', operator: 'IN' as const, values: userIds }] });
 
 /**
  * The page: the SDK's UMD bundle (global `unleash`) and `sdk`, which starts one client as an app would (polling and
@@ -104,6 +103,7 @@ describe('unleash-proxy-client 3.8.2 in Chromium, from another origin', () => {
   let app: TestApp;
   let token: string;
   let profile: BrowserContext;
+  const { turnOff, usageOf } = fixtures(() => app, unique);
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -119,10 +119,10 @@ describe('unleash-proxy-client 3.8.2 in Chromium, from another origin', () => {
   }
 
   it('is ready with the flags: on and off as configured, the variant with its payload', async () => {
-    const payload = { type: 'json', value: '{"color":"blue"}' };
-    const on = await flagWith(app, unique('on'), [rollout(100)], { variants: [{ name: 'blue', weight: 1000, weightType: 'fix', stickiness: 'default', payload }] });
-    const nobody = await flagWith(app, unique('nobody'), [rollout(0)]);
-    const off = await flagWith(app, unique('off'), [rollout(100)], { on: false });
+    const payload = { type: 'json' as const, value: '{"color":"blue"}' };
+    const on = await flagWith(app, unique('on'), [rollout(100, 'userId')], { variants: [{ name: 'blue', weight: 1000, weightType: 'fix', stickiness: 'default', payload }] });
+    const nobody = await flagWith(app, unique('nobody'), [rollout(0, 'userId')]);
+    const off = await flagWith(app, unique('off'), [rollout(100, 'userId')], { on: false });
     const page = await readyPage();
     expect(new URL(page.url()).origin).not.toBe(new URL(app.url).origin);
     expect(await inPage(page, 'isEnabled', on)).toBe(true);
@@ -146,26 +146,26 @@ describe('unleash-proxy-client 3.8.2 in Chromium, from another origin', () => {
   });
 
   it('sees a flag switched off through the admin API at its next refresh', async () => {
-    const flag = await flagWith(app, unique('switched'), [rollout(100)]);
+    const flag = await flagWith(app, unique('switched'), [rollout(100, 'userId')]);
     const page = await readyPage();
     expect(await inPage(page, 'isEnabled', flag)).toBe(true);
     const updates = await inPage<number>(page, 'count', 'update');
-    await adminJson(app, 'POST', `${flagPath(flag)}/environments/development/off`);
+    await turnOff(flag);
     await until('the page\'s next update', () => inPage<number>(page, 'count', 'update'), (count) => count > updates, 10_000);
     expect(await inPage(page, 'isEnabled', flag)).toBe(false);
     expect(await inPage(page, 'errors')).toEqual([]);
   });
 
   it('posts its metrics across origins, counted for the flag', async () => {
-    const flag = await flagWith(app, unique('counted'), [rollout(100)]);
+    const flag = await flagWith(app, unique('counted'), [rollout(100, 'userId')]);
     const appName = unique('counting-shop');
     const page = await readyPage({ appName });
     for (let i = 0; i < 3; i++) await inPage(page, 'isEnabled', flag);
     await inPage(page, 'getVariant', flag);
     const usage = await until(
       'the page\'s metrics',
-      () => adminJson(app, 'GET', `/api/admin/client-metrics/features/${flag}/raw`),
-      (u) => u.metrics.some((m: { appName: string }) => m.appName === appName),
+      () => usageOf(flag),
+      (u) => u.metrics.some((m) => m.appName === appName),
       10_000,
     );
     expect(usage.metrics).toEqual([expect.objectContaining({ appName, environment: 'development', yes: 4, no: 0 })]);
@@ -176,7 +176,7 @@ describe('unleash-proxy-client 3.8.2 in Chromium, from another origin', () => {
   });
 
   it('sends the app\'s custom headers, which pass the preflight, with every call', async () => {
-    const flag = await flagWith(app, unique('headers'), [rollout(100)]);
+    const flag = await flagWith(app, unique('headers'), [rollout(100, 'userId')]);
     const sent: { path: string; team: string | undefined }[] = [];
     profile.on('request', (request) => {
       if (request.url().startsWith(app.url)) sent.push({ path: new URL(request.url()).pathname, team: request.headers()['x-team'] });
@@ -206,7 +206,7 @@ describe('UNLEASH_FRONTEND_API_ORIGINS, in the browser', () => {
 
   it('keeps the flags from a page of an origin not listed: the SDK fails and never becomes ready', async () => {
     const token = await newApiToken(blocked, { type: 'frontend', environment: 'development' });
-    const flag = await flagWith(blocked, unique('elsewhere'), [rollout(100)]);
+    const flag = await flagWith(blocked, unique('elsewhere'), [rollout(100, 'userId')]);
     const { page, settled } = await shopPage(profile, blocked, token);
     expect(settled).toBe('error: fetch-toggles: Failed to fetch');
     // The service was asked, and refused the origin; the SDK keeps polling and keeps failing.
@@ -218,7 +218,7 @@ describe('UNLEASH_FRONTEND_API_ORIGINS, in the browser', () => {
 
   it('gives the flags to a page of a listed origin', async () => {
     const token = await newApiToken(listed, { type: 'frontend', environment: 'development' });
-    const flag = await flagWith(listed, unique('listed'), [rollout(100)]);
+    const flag = await flagWith(listed, unique('listed'), [rollout(100, 'userId')]);
     const { page, settled } = await shopPage(profile, listed, token);
     expect(settled).toBe('ready');
     expect(await inPage(page, 'isEnabled', flag)).toBe(true);

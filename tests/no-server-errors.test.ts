@@ -275,8 +275,8 @@ const everyOperation: Operation[] = (Object.entries(operationTable) as [Operatio
   public: op.public,
   bodySchema: contract.paths[op.path]?.[op.method.toLowerCase()]?.requestBody?.content?.['application/json']?.schema,
 }));
-const isClientOperation = (op: Operation) => op.path.startsWith('/api/client/');
-const operations = everyOperation.filter((op) => !isClientOperation(op));
+const onClientApi = (op: Operation) => op.path.startsWith('/api/client/');
+const operations = everyOperation.filter((op) => !onClientApi(op));
 
 const emptyBodyOf = (op: Operation) => (flatten(op.bodySchema!).type === 'array' ? [] : {});
 const acceptsEmptyBody = (op: Operation) => validatorOf(op.bodySchema!)(emptyBodyOf(op)) as boolean;
@@ -597,7 +597,7 @@ async function expectLoneSurrogatesRefused(_title: string, op: Operation) {
   const f = { ...fixtures, ...(await freshFixtures[op.id]?.(fixtures)) };
   const url = urlOf(op, f);
   const places = stringPlaces(bodyOf(op, 'every field', f));
-  const credential = isClientOperation(op)
+  const credential = onClientApi(op)
     ? { token: clientToken }
     : isFrontendOperation(op)
       ? { token: frontendToken }

@@ -188,7 +188,7 @@ describe('POST /api/admin/playground: what it refuses', () => {
   });
 
   it('refuses frontend and client tokens with 403', async () => {
-    for (const type of ['frontend', 'client']) {
+    for (const type of ['frontend', 'client'] as const) {
       const token = await newApiToken(app, { type, environment: 'development' });
       expectError(await playground({ environment: 'development', context: { appName: 'web' } }, app.clientWith(token)), 403, 'NoAccessError');
     }

@@ -1,17 +1,17 @@
 // The real browser SDK, unleash-proxy-client 3.8.2, against the frontend API: it runs in Node on the global fetch.
-import { randomBytes } from 'node:crypto';
 import { EVENTS, InMemoryStorageProvider, UnleashClient } from 'unleash-proxy-client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
-import { adminJson, newApiToken, until } from './support/fixtures.js';
-import { flagPath, flagWith } from './support/frontend.js';
+import { uniqueNames } from './support/events.js';
+import { fixtures, newApiToken, rollout, seen, until } from './support/fixtures.js';
+import { flagWith } from './support/frontend.js';
 
 let app: TestApp;
 let token: string;
 const started: UnleashClient[] = [];
 
-const unique = (label: string) => `sdk-${label}-${randomBytes(4).toString('hex')}`;
-const rollout = (percent: number, stickiness = 'userId') => ({ name: 'flexibleRollout', parameters: { rollout: percent, stickiness, groupId: 'g' } });
+const unique = uniqueNames();
+const { turnOn, usageOf } = fixtures(() => app, unique);
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -56,13 +56,12 @@ async function startedClient(context: Record<string, unknown> = {}, options: { u
   return { client, calls };
 }
 
-const seen = (what: string, check: () => boolean) => until(what, async () => check(), (held) => held, 10_000);
 
 describe('unleash-proxy-client 3.8.2', () => {
   it('is enabled for flags on for its context, and not for the others', async () => {
-    const everyone = await flagWith(app, unique('everyone'), [rollout(100)]);
-    const nobody = await flagWith(app, unique('nobody'), [rollout(0)]);
-    const off = await flagWith(app, unique('off'), [rollout(100)], { on: false });
+    const everyone = await flagWith(app, unique('everyone'), [rollout(100, 'userId')]);
+    const nobody = await flagWith(app, unique('nobody'), [rollout(0, 'userId')]);
+    const off = await flagWith(app, unique('off'), [rollout(100, 'userId')], { on: false });
     const { client } = await startedClient({ userId: 'u-1' });
     expect(client.isEnabled(everyone)).toBe(true);
     expect(client.isEnabled(nobody)).toBe(false);
@@ -71,14 +70,14 @@ describe('unleash-proxy-client 3.8.2', () => {
 
   it('gets the flags its constraints allow for its context, custom properties included', async () => {
     const flag = await flagWith(app, unique('pro'), [
-      { ...rollout(100), constraints: [{ contextName: 'userId', operator: 'IN', values: ['alice'] }, { contextName: 'plan', operator: 'IN', values: ['pro'] }] },
+      { ...rollout(100, 'userId'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['alice'] }, { contextName: 'plan', operator: 'IN', values: ['pro'] }] },
     ]);
     expect((await startedClient({ userId: 'alice', properties: { plan: 'pro' } })).client.isEnabled(flag)).toBe(true);
     expect((await startedClient({ userId: 'alice', properties: { plan: 'free' } })).client.isEnabled(flag)).toBe(false);
   });
 
   it('puts users in a 50% rollout by their userId, as the server-side SDKs would', async () => {
-    const flag = await flagWith(app, unique('half'), [rollout(50)]);
+    const flag = await flagWith(app, unique('half'), [rollout(50, 'userId')]);
     const { client } = await startedClient({ userId: 'user-0' });
     const answers: boolean[] = [];
     for (let i = 0; i < 20; i++) {
@@ -90,7 +89,7 @@ describe('unleash-proxy-client 3.8.2', () => {
   });
 
   it('gets the variant with its payload', async () => {
-    const flag = await flagWith(app, unique('variant'), [rollout(100)], {
+    const flag = await flagWith(app, unique('variant'), [rollout(100, 'userId')], {
       variants: [{ name: 'blue', weight: 1000, weightType: 'fix', stickiness: 'default', payload: { type: 'json', value: '{"color":"blue"}' } }],
     });
     const variant = (await startedClient({ userId: 'u-1' })).client.getVariant(flag);
@@ -98,12 +97,12 @@ describe('unleash-proxy-client 3.8.2', () => {
   });
 
   it('gets the disabled variant of a flag that is off for it', async () => {
-    const flag = await flagWith(app, unique('variant-off'), [rollout(0)], { variants: [{ name: 'blue', weight: 1000, weightType: 'fix', stickiness: 'default' }] });
+    const flag = await flagWith(app, unique('variant-off'), [rollout(0, 'userId')], { variants: [{ name: 'blue', weight: 1000, weightType: 'fix', stickiness: 'default' }] });
     expect((await startedClient({ userId: 'u-1' })).client.getVariant(flag)).toMatchObject({ name: 'disabled', enabled: false });
   });
 
   it('gets a new answer when updateContext changes the context', async () => {
-    const flag = await flagWith(app, unique('bob'), [{ ...rollout(100), constraints: [{ contextName: 'userId', operator: 'IN', values: ['bob'] }] }]);
+    const flag = await flagWith(app, unique('bob'), [{ ...rollout(100, 'userId'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['bob'] }] }]);
     const { client } = await startedClient({ userId: 'carol' });
     expect(client.isEnabled(flag)).toBe(false);
     await client.updateContext({ userId: 'bob' });
@@ -111,10 +110,10 @@ describe('unleash-proxy-client 3.8.2', () => {
   });
 
   it('sees a flag turned on at its next refresh', async () => {
-    const flag = await flagWith(app, unique('later'), [rollout(100)], { on: false });
+    const flag = await flagWith(app, unique('later'), [rollout(100, 'userId')], { on: false });
     const { client } = await startedClient({ userId: 'u-1' });
     expect(client.isEnabled(flag)).toBe(false);
-    await adminJson(app, 'POST', `${flagPath(flag)}/environments/development/on`);
+    await turnOn(flag);
     await seen('the flag on', () => client.isEnabled(flag));
   });
 
@@ -125,21 +124,21 @@ describe('unleash-proxy-client 3.8.2', () => {
   });
 
   it('gets the same flags with POST requests', async () => {
-    const flag = await flagWith(app, unique('post'), [{ ...rollout(100), constraints: [{ contextName: 'userId', operator: 'IN', values: ['dana'] }] }]);
+    const flag = await flagWith(app, unique('post'), [{ ...rollout(100, 'userId'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['dana'] }] }]);
     const { client } = await startedClient({ userId: 'dana' }, { usePOSTrequests: true });
     expect(client.isEnabled(flag)).toBe(true);
   });
 
   it('posts its metrics, counted with the backend SDKs\' usage of the flag', async () => {
-    const flag = await flagWith(app, unique('counted'), [rollout(100)]);
+    const flag = await flagWith(app, unique('counted'), [rollout(100, 'userId')]);
     const appName = unique('counting-app');
     const { client, calls } = await startedClient({ userId: 'u-1' }, { appName });
     for (let i = 0; i < 3; i++) client.isEnabled(flag);
     client.getVariant(flag);
     const usage = await until(
       'the SDK\'s metrics',
-      () => adminJson(app, 'GET', `/api/admin/client-metrics/features/${flag}/raw`),
-      (u) => u.metrics.some((m: { appName: string }) => m.appName === appName),
+      () => usageOf(flag),
+      (u) => u.metrics.some((m) => m.appName === appName),
       10_000,
     );
     expect(usage.metrics).toEqual([expect.objectContaining({ appName, environment: 'development', yes: 4, no: 0 })]);

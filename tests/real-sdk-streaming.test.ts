@@ -2,12 +2,10 @@
 import { InMemStorageProvider, Unleash, UnleashEvents } from 'unleash-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
-import { adminJson, newApiToken, until } from './support/fixtures.js';
+import { uniqueNames } from './support/events.js';
+import { envPath, fixtures, newApiToken, ok, rollout, seen } from './support/fixtures.js';
 
 type Mode = { type: 'streaming' } | { type: 'polling'; format: 'delta' };
-
-const flags = '/api/admin/projects/default/features';
-const env = (flag: string) => `${flags}/${flag}/environments/development`;
 
 function sdkFor(app: TestApp, token: string, mode: Mode, name: string) {
   const sdk = new Unleash({
@@ -31,27 +29,25 @@ const ready = (sdk: Unleash) =>
     sdk.once(UnleashEvents.Error, reject);
   });
 
-const seen = (what: string, check: () => boolean) => until(what, async () => check(), (held) => held, 10_000);
-
 describe.each<[string, Mode]>([
   ['streaming', { type: 'streaming' }],
   ['delta polling', { type: 'polling', format: 'delta' }],
 ])('the SDK in %s mode', (label, mode) => {
   let app: TestApp;
   let sdk: Unleash;
-  const admin = (method: string, path: string, body?: unknown) => adminJson(app, method, path, body);
+  const { createFlag, turnOn, addStrategy, strategiesOf, archiveFlag, createSegment } = fixtures(() => app, uniqueNames());
   const name = (flag: string) => `${label.replace(' ', '-')}.${flag}`;
 
   beforeAll(async () => {
     app = await startTestApp();
-    for (const flag of ['on', 'toggled', 'rollout', 'archived', 'segmented']) await admin('POST', flags, { name: name(flag) });
-    await admin('POST', `${env(name('on'))}/on`);
-    await admin('POST', `${env(name('rollout'))}/strategies`, { name: 'flexibleRollout', parameters: { rollout: 0, stickiness: 'default', groupId: 'g' } });
-    await admin('POST', `${env(name('rollout'))}/on`);
-    await admin('POST', `${env(name('archived'))}/on`);
-    const segment = await admin('POST', '/api/admin/segments', { name: `${name('seg')}`, constraints: [{ contextName: 'userId', operator: 'IN', values: ['alice'] }] });
-    await admin('POST', `${env(name('segmented'))}/strategies`, { name: 'default', segments: [segment.id] });
-    await admin('POST', `${env(name('segmented'))}/on`);
+    for (const flag of ['on', 'toggled', 'rollout', 'archived', 'segmented']) await createFlag('default', name(flag));
+    await turnOn(name('on'));
+    await addStrategy(name('rollout'), rollout(0));
+    await turnOn(name('rollout'));
+    await turnOn(name('archived'));
+    const segment = await createSegment({ name: name('seg'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['alice'] }] });
+    await addStrategy(name('segmented'), { name: 'default', segments: [segment.id] });
+    await turnOn(name('segmented'));
     sdk = sdkFor(app, await newApiToken(app, { type: 'client', environment: 'development' }), mode, `sdk-${label}`);
     await ready(sdk);
     (app as TestApp & { segmentId: number }).segmentId = segment.id;
@@ -73,38 +69,44 @@ describe.each<[string, Mode]>([
   });
 
   it('sees a flag turned on', async () => {
-    await admin('POST', `${env(name('toggled'))}/on`);
+    await turnOn(name('toggled'));
     await seen('the flag on', () => sdk.isEnabled(name('toggled')));
   });
 
   it('sees a strategy changed', async () => {
-    const [strategy] = await admin('GET', `${env(name('rollout'))}/strategies`);
-    await admin('PUT', `${env(name('rollout'))}/strategies/${strategy.id}`, { name: 'flexibleRollout', parameters: { rollout: 100, stickiness: 'default', groupId: 'g' } });
+    const [strategy] = await strategiesOf(name('rollout'));
+    await ok(app.admin.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', {
+      params: { path: { ...envPath(name('rollout')), strategyId: strategy!.id } },
+      body: rollout(100),
+    }));
     await seen('the rollout at 100%', () => sdk.isEnabled(name('rollout'), { userId: 'anyone' }));
   });
 
   it('forgets an archived flag', async () => {
     expect(sdk.getFeatureToggleDefinition(name('archived'))).toBeDefined();
-    await admin('DELETE', `${flags}/${name('archived')}`);
+    await archiveFlag('default', name('archived'));
     await seen('the flag gone', () => sdk.getFeatureToggleDefinition(name('archived')) === undefined);
   });
 
   it('sees a segment changed', async () => {
     const id = (app as TestApp & { segmentId: number }).segmentId;
-    await admin('PUT', `/api/admin/segments/${id}`, { name: name('seg'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['bob'] }] });
+    await ok(app.admin.PUT('/api/admin/segments/{segmentId}', {
+      params: { path: { segmentId: id } },
+      body: { name: name('seg'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['bob'] }] },
+    }));
     await seen('the segment for bob', () => sdk.isEnabled(name('segmented'), { userId: 'bob' }) && !sdk.isEnabled(name('segmented'), { userId: 'alice' }));
   });
 
   it('with a project-scoped token, gets only that project and none of the changes elsewhere', async () => {
     const project = `${label.replace(' ', '-')}-scoped`;
-    await admin('POST', '/api/admin/projects', { id: project, name: project });
-    await admin('POST', `/api/admin/projects/${project}/features`, { name: `${project}.flag` });
+    await ok(app.admin.POST('/api/admin/projects', { body: { id: project, name: project } }));
+    await createFlag(project, `${project}.flag`);
     const scoped = sdkFor(app, await newApiToken(app, { type: 'client', environment: 'development', projects: [project] }), mode, `scoped-${label}`);
     try {
       await ready(scoped);
       expect(scoped.getFeatureToggleDefinitions().map((f) => f.name)).toEqual([`${project}.flag`]);
-      await admin('POST', flags, { name: name('elsewhere') });
-      await admin('POST', `/api/admin/projects/${project}/features/${project}.flag/environments/development/on`);
+      await createFlag('default', name('elsewhere'));
+      await turnOn(`${project}.flag`, 'development', project);
       await seen('its own flag on', () => scoped.isEnabled(`${project}.flag`));
       expect(scoped.getFeatureToggleDefinitions().map((f) => f.name)).toEqual([`${project}.flag`]);
     } finally {

@@ -3,7 +3,8 @@
 import { InMemStorageProvider, Unleash, UnleashEvents } from 'unleash-client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { adminJson, newApiToken, until } from '../support/fixtures.js';
+import { uniqueNames } from '../support/events.js';
+import { fixtures, newApiToken, seen } from '../support/fixtures.js';
 import { startProxy } from '../support/proxy.js';
 
 const sdks: Unleash[] = [];
@@ -26,34 +27,36 @@ async function streamingSdk(url: string, token: string): Promise<Unleash> {
   return sdk;
 }
 
-const seen = (what: string, check: () => boolean) => until(what, async () => check(), (held) => held, 15_000);
-const flagPath = (flag: string) => `/api/admin/projects/default/features/${flag}/environments/development`;
+/** Across instances, a change may take longer to reach a stream. */
+const within15s = 15_000;
+/** The shared fixtures on one of the instances. */
+const fixturesOn = (app: TestApp) => fixtures(() => app, uniqueNames());
 
 describe('streams on PostgreSQL', () => {
   it('a flag turned on through one instance reaches an SDK streaming from another', async () => {
     const [first, second] = [await startTestApp(), await startTestApp()];
-    await adminJson(first, 'POST', '/api/admin/projects/default/features', { name: 'replicated.stream' });
+    await fixturesOn(first).createFlag('default', 'replicated.stream');
     const sdk = await streamingSdk(first.url, await newApiToken(first, { type: 'client', environment: 'development' }));
     expect(sdk.isEnabled('replicated.stream')).toBe(false);
-    await adminJson(second, 'POST', `${flagPath('replicated.stream')}/on`);
-    await seen('the flag on', () => sdk.isEnabled('replicated.stream'));
+    await fixturesOn(second).turnOn('replicated.stream');
+    await seen('the flag on', () => sdk.isEnabled('replicated.stream'), within15s);
   });
 
   it('an SDK streaming from an instance that restarts misses no change made meanwhile', async () => {
     let app: TestApp = await startTestApp();
     const proxy = await startProxy(app.url);
-    await adminJson(app, 'POST', '/api/admin/projects/default/features', { name: 'restarted.before' });
-    await adminJson(app, 'POST', '/api/admin/projects/default/features', { name: 'restarted.during' });
+    await fixturesOn(app).createFlag('default', 'restarted.before');
+    await fixturesOn(app).createFlag('default', 'restarted.during');
     const sdk = await streamingSdk(proxy.url, await newApiToken(app, { type: 'client', environment: 'development' }));
-    await adminJson(app, 'POST', `${flagPath('restarted.before')}/on`);
-    await seen('the change before the restart', () => sdk.isEnabled('restarted.before'));
+    await fixturesOn(app).turnOn('restarted.before');
+    await seen('the change before the restart', () => sdk.isEnabled('restarted.before'), within15s);
 
     await app.close();
     proxy.cut();
     app = await startTestApp();
-    await adminJson(app, 'POST', `${flagPath('restarted.during')}/on`);
+    await fixturesOn(app).turnOn('restarted.during');
     proxy.target = app.url;
-    await seen('the change made while it was away', () => sdk.isEnabled('restarted.during'));
+    await seen('the change made while it was away', () => sdk.isEnabled('restarted.during'), within15s);
     expect(sdk.isEnabled('restarted.before')).toBe(true);
   });
 });

@@ -1,29 +1,36 @@
 // Fixtures for the change-request guard's tests: flags whose state SDKs in production see, and the guard's refusal.
 import { expect } from 'vitest';
 import { ROLE } from '../../db/default-permissions.js';
-import { call, expectError, type RawResponse, type TestApp } from './app.js';
-import { adminJson, fixtures } from './fixtures.js';
+import { expectError, type RawResponse, type TestApp } from './app.js';
+import { fixtures, ok } from './fixtures.js';
 import type { TestUser } from './users.js';
 
 /** Expects the 409 that names the project's environment requiring change requests. */
-export function expectRequired(response: RawResponse, project = 'default', environment = 'production') {
+export function expectRequired(response: RawResponse | { response: Response; error?: unknown }, project = 'default', environment = 'production') {
   const error = expectError(response, 409, 'ConflictError');
   expect(error.message).toContain(`The environment "${environment}" of the project "${project}" requires change requests`);
 }
 
-/** Flags and people of the app `current()` returns (apps start in beforeAll, after this runs), made as the admin. */
-export function guardFixtures(current: () => TestApp, unique: (prefix: string) => string) {
-  const { newFlag } = fixtures(current, unique);
+/**
+ * Flags and people of the app `current()` returns (apps start in beforeAll, after this runs), made as the admin;
+ * `productionToken()` is the file's client token for production.
+ */
+export function guardFixtures(current: () => TestApp, unique: (prefix: string) => string, productionToken: () => string = () => { throw new Error('guardFixtures was given no production token'); }) {
+  const { newFlag, turnOn } = fixtures(current, unique);
 
   /** What an SDK with the client token gets, byte for byte. */
-  const clientFeatures = async (token: string) => (await call(current(), 'GET', '/api/client/features', { token })).text;
+  const clientFeatures = async (token: string) =>
+    (await current().clientWith(token).GET('/api/client/features', { parseAs: 'text' })).data!;
 
-  const makeOwner = (project: string, user: TestUser) =>
-    adminJson(current(), 'POST', `/api/admin/projects/${project}/access`, { roles: [ROLE.Owner], users: [user.id] });
+  /** What an SDK in production gets, byte for byte. */
+  const productionFeatures = () => clientFeatures(productionToken());
+
+  const makeOwner = (projectId: string, user: TestUser) =>
+    ok(current().admin.POST('/api/admin/projects/{projectId}/access', { params: { path: { projectId } }, body: { roles: [ROLE.Owner], users: [user.id] } }));
 
   async function onInProduction(prefix: string, project = 'default') {
     const flag = await newFlag(prefix, project);
-    await adminJson(current(), 'POST', `/api/admin/projects/${project}/features/${flag}/environments/production/on`);
+    await turnOn(flag, 'production', project);
     return flag;
   }
 
@@ -31,9 +38,12 @@ export function guardFixtures(current: () => TestApp, unique: (prefix: string) =
   async function parentOfChildOn(prefix: string) {
     const parent = await newFlag(`${prefix}-parent`);
     const child = await onInProduction(`${prefix}-child`);
-    await adminJson(current(), 'POST', `/api/admin/projects/default/features/${child}/dependencies`, { feature: parent, enabled: false });
+    await ok(current().admin.POST('/api/admin/projects/{projectId}/features/{featureName}/dependencies', {
+      params: { path: { projectId: 'default', featureName: child } },
+      body: { feature: parent, enabled: false },
+    }));
     return parent;
   }
 
-  return { clientFeatures, makeOwner, onInProduction, parentOfChildOn };
+  return { productionFeatures, makeOwner, onInProduction, parentOfChildOn };
 }

@@ -1,15 +1,15 @@
 // Change-request fixtures: the environment requiring them, and users to propose, approve and apply.
 import { expect } from 'vitest';
 import { call, type RawResponse, type TestApp } from './app.js';
-import { adminJson } from './fixtures.js';
+import { ok } from './fixtures.js';
 import { as, userWithSession, type TestUser } from './users.js';
 
 /** Requires change requests in the project's environment (by admin token). */
-export async function requireChangeRequests(app: TestApp, project: string, environment: string, requiredApprovals = 1) {
-  const response = await call(app, 'PUT', `/api/admin/projects/${project}/environments/${environment}/change-requests/config`, {
+export async function requireChangeRequests(app: TestApp, projectId: string, environment: string, requiredApprovals = 1) {
+  await ok(app.admin.PUT('/api/admin/projects/{projectId}/environments/{environment}/change-requests/config', {
+    params: { path: { projectId, environment } },
     body: { changeRequestsEnabled: true, requiredApprovals },
-  });
-  expect(response.status, response.text).toBe(204);
+  }), 204);
 }
 
 let roleCounter = 0;
@@ -17,12 +17,10 @@ let roleCounter = 0;
 /** A Viewer who may approve and apply change requests in the project's environment, through a custom project role. */
 export async function approver(app: TestApp, project: string, environment: string, permissions = ['APPROVE_CHANGE_REQUEST', 'APPLY_CHANGE_REQUEST']): Promise<TestUser> {
   const user = await userWithSession(app, 'Viewer', 'approver');
-  const role = await adminJson(app, 'POST', '/api/admin/roles', {
-    name: `Approver ${++roleCounter} ${Date.now()}`,
-    type: 'custom',
-    permissions: permissions.map((name) => ({ name, environment })),
-  });
-  await adminJson(app, 'POST', `/api/admin/projects/${project}/access`, { roles: [role.id], users: [user.id] });
+  const role = await ok(app.admin.POST('/api/admin/roles', {
+    body: { name: `Approver ${++roleCounter} ${Date.now()}`, type: 'custom', permissions: permissions.map((name) => ({ name, environment })) },
+  }));
+  await ok(app.admin.POST('/api/admin/projects/{projectId}/access', { params: { path: { projectId: project } }, body: { roles: [role.id], users: [user.id] } }));
   return user;
 }
 
@@ -42,7 +40,7 @@ export async function asUserJson(app: TestApp, user: TestUser, method: string, p
 
 /** A new environment (attached to every project, Editors working there) where the project requires `requiredApprovals` approvals. */
 export async function environmentRequiring(app: TestApp, project: string, name: string, requiredApprovals: number): Promise<string> {
-  await adminJson(app, 'POST', '/api/admin/environments', { name, type: 'production' });
+  await ok(app.admin.POST('/api/admin/environments', { body: { name, type: 'production' } }));
   await requireChangeRequests(app, project, name, requiredApprovals);
   return name;
 }
@@ -57,7 +55,8 @@ export function changeRequestCalls(current: () => TestApp, project = 'default') 
   const moveTo = (user: TestUser, id: number, state: string, extra: object = {}) =>
     asUser(current(), user, 'PUT', `${base}/change-requests/${id}/state`, { state, ...extra });
   /** The request as the admin reads it. */
-  const read = (id: number): Promise<any> => adminJson(current(), 'GET', `${base}/change-requests/${id}`);
+  const read = (changeRequestId: number): Promise<any> =>
+    ok(current().admin.GET('/api/admin/projects/{projectId}/change-requests/{changeRequestId}', { params: { path: { projectId: project, changeRequestId } } }), 200);
 
   /**
    * Proposes `changes` as `by` (a new Editor unless given, so that the draft is a new one) and moves the request on

@@ -11,6 +11,7 @@ type UpsertSegment = components['schemas']['UpsertSegment'];
 type UpsertGroup = components['schemas']['UpsertGroup'];
 type ClientMetrics = components['schemas']['ClientMetrics'];
 type Variants = components['schemas']['Variants'];
+type CreateApiToken = components['schemas']['CreateApiToken'];
 /** What a flag is created with besides its name; `tags` written `type:value` (split at the first colon). */
 export type FlagOptions = Omit<CreateFeature, 'name' | 'tags'> & { tags?: string[] };
 
@@ -59,6 +60,9 @@ export async function until<T>(what: string, read: () => Promise<T>, done: (valu
   }
 }
 
+/** Waits until `check` holds (of an SDK's state, say), for `timeoutMs`. */
+export const seen = (what: string, check: () => boolean, timeoutMs = 10_000) => until(what, async () => check(), (held) => held, timeoutMs);
+
 /** Awaits a typed-client call that must succeed (below 300, or exactly `status`); answers its data. */
 export async function ok<R extends { data?: unknown; error?: unknown; response: Response }>(pending: Promise<R> | R, status?: number): Promise<NonNullable<R['data']>> {
   const { data, error, response } = await pending;
@@ -76,10 +80,10 @@ export async function adminJson(on: TestApp, method: string, path: string, body?
 }
 
 /** A new API token (created with the admin token); answers its secret. */
-export async function newApiToken(on: TestApp, body: { type: string; environment?: string; projects?: string[] }): Promise<string> {
-  const created = await adminJson(on, 'POST', '/api/admin/api-tokens', { tokenName: `test-${body.type}`, ...body });
+export async function newApiToken(on: TestApp, body: Omit<CreateApiToken, 'tokenName'>): Promise<string> {
+  const created = await ok(on.admin.POST('/api/admin/api-tokens', { body: { tokenName: `test-${body.type}`, ...body } }));
   expect(typeof created.secret).toBe('string');
-  return created.secret as string;
+  return created.secret;
 }
 
 /** A started app with a client token (all projects) for development and one for production. */

@@ -1,38 +1,30 @@
 // Flags with strategies, set up through the admin API, and calls of the frontend API: shared by the frontend API,
 // playground and real frontend SDK tests.
+import type { components } from '../../generated/api.js';
 import { call, type RawResponse, type TestApp } from './app.js';
-import { adminJson } from './fixtures.js';
+import { envPath, inProject, ok } from './fixtures.js';
 
-export interface StrategyBody {
-  name: string;
-  title?: string;
-  disabled?: boolean;
-  parameters?: Record<string, string | number>;
-  constraints?: { contextName: string; operator: string; values?: string[]; value?: string; inverted?: boolean; caseInsensitive?: boolean }[];
-  variants?: { name: string; weight?: number; weightType?: 'variable' | 'fix'; stickiness?: string; payload?: { type: string; value: string } }[];
-  segments?: number[];
-}
+export type StrategyBody = components['schemas']['CreateFeatureStrategy'];
 
 export interface FlagSetup {
   project?: string;
   environment?: string;
   /** Switched on in the environment unless false. */
   on?: boolean;
-  /** The flag's variants in the environment. */
+  /** The flag's variants in the environment (checked by the contract when sent: callers build them loosely typed). */
   variants?: object[];
   impressionData?: boolean;
 }
 
-export const flagPath = (name: string, project = 'default') => `/api/admin/projects/${project}/features/${encodeURIComponent(name)}`;
-
 /** A new flag with these strategies in the environment (development by default), switched on there; answers its name. */
 export async function flagWith(app: TestApp, name: string, strategies: StrategyBody[], setup: FlagSetup = {}): Promise<string> {
   const { project = 'default', environment = 'development', on = true, variants, impressionData } = setup;
-  await adminJson(app, 'POST', `/api/admin/projects/${project}/features`, { name, ...(impressionData !== undefined && { impressionData }) });
-  const environmentPath = `${flagPath(name, project)}/environments/${environment}`;
-  for (const strategy of strategies) await adminJson(app, 'POST', `${environmentPath}/strategies`, strategy);
-  if (variants) await adminJson(app, 'PUT', `${environmentPath}/variants`, variants);
-  if (on) await adminJson(app, 'POST', `${environmentPath}/on`);
+  await ok(app.admin.POST('/api/admin/projects/{projectId}/features', { ...inProject(project), body: { name, ...(impressionData !== undefined && { impressionData }) } }));
+  const params = { path: envPath(name, environment, project) };
+  const environmentPath = '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}';
+  for (const strategy of strategies) await ok(app.admin.POST(`${environmentPath}/strategies`, { params, body: strategy }));
+  if (variants) await ok(app.admin.PUT(`${environmentPath}/variants`, { params, body: variants as components['schemas']['Variants'] }));
+  if (on) await ok(app.admin.POST(`${environmentPath}/on`, { params }));
   return name;
 }
 

@@ -1,7 +1,7 @@
 // Sessions and personal access tokens, made through the API, with every answer recorded so that a test can
 // show that no password, session secret or token secret is shown where it should not be.
 import { expect } from 'vitest';
-import type { components } from 'flag-service/client';
+import type { components } from '../../client/index.js';
 import { call, type RawResponse, type TestApp } from './app.js';
 import { as, USER_PASSWORD, type TestUser } from './users.js';
 

@@ -2,6 +2,7 @@
 import { expect } from 'vitest';
 import { call, type RawResponse, type TestApp } from './app.js';
 import type { eventReader } from './events.js';
+import { ok } from './fixtures.js';
 
 /** POSTs the document as the JSON body of an import; `query` without its `?` (`drop=true&keep=false`). */
 export const importDocument = (app: TestApp, document: unknown, query = '') =>
@@ -21,13 +22,11 @@ export async function importForm(app: TestApp, fields: Record<string, string | {
 
 /** The instance's complete export: what an import that must write nothing is compared against. */
 export async function completeState(app: TestApp): Promise<unknown> {
-  const response = await call(app, 'GET', '/api/admin/state/export?version=2');
-  expect(response.status, response.text).toBe(200);
-  return response.json;
+  return ok(app.admin.GET('/api/admin/state/export', { params: { query: { version: 2 } } }), 200);
 }
 
 /** Runs a request that must change nothing: the complete export is the same after it, and no event was written. */
-export async function expectNothingWritten(app: TestApp, events: ReturnType<typeof eventReader>, request: () => Promise<RawResponse>): Promise<RawResponse> {
+export async function expectNothingWritten<Answer>(app: TestApp, events: ReturnType<typeof eventReader>, request: () => Promise<Answer>): Promise<Answer> {
   const [before, since] = [await completeState(app), await events.latestEventId()];
   const response = await request();
   expect(await completeState(app)).toEqual(before);
