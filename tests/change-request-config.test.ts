@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../client/index.js';
 import type { components } from '../generated/api.js';
 import { expectError, startTestApp, type TestApp } from './support/app.js';
-import { approver, author, requireChangeRequests } from './support/change-requests.js';
+import { approver, author, configureChangeRequests, requireChangeRequests } from './support/change-requests.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { envPath, fixtures, flagPath, ok } from './support/fixtures.js';
 import { clientAs, userWithSession, type TestUser } from './support/users.js';
@@ -17,7 +17,7 @@ const events = eventReader(() => app);
 const configOf = async (projectId: string, client: ServiceClient = app.admin) =>
   client.GET('/api/admin/projects/{projectId}/change-requests/config', { params: { path: { projectId } } });
 const configure = (projectId: string, environment: string, body: components['schemas']['UpdateChangeRequestConfig'], client: ServiceClient = app.admin) =>
-  client.PUT('/api/admin/projects/{projectId}/environments/{environment}/change-requests/config', { params: { path: { projectId, environment } }, body });
+  configureChangeRequests(client, projectId, environment, body);
 const storedConfig = async (project: string) => ok(configOf(project));
 
 /** Expects the 409 that sends the caller to change requests. */

@@ -2,53 +2,53 @@
 // rule, and giving a role that skips change requests, need the right to skip them there.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROLE } from '../db/default-permissions.js';
+import type { ServiceClient } from '../client/index.js';
 import { expectError, startTestApp, type TestApp } from './support/app.js';
-import { asUser, author, requireChangeRequests } from './support/change-requests.js';
+import { author, configureChangeRequests, requireChangeRequests } from './support/change-requests.js';
 import { uniqueNames } from './support/events.js';
-import { adminJson, fixtures } from './support/fixtures.js';
-import type { TestUser } from './support/users.js';
+import { fixtures, inProject, ok } from './support/fixtures.js';
+import { clientAs, type TestUser } from './support/users.js';
 
 let app: TestApp;
 /** An Editor: holds UPDATE_PROJECT in the default project, may not skip change requests. */
 let editor: TestUser;
 let skipRole: number;
 const unique = uniqueNames();
-const { newProject } = fixtures(() => app, unique);
-const base = '/api/admin/projects/default';
+const { newProject, createGroup } = fixtures(() => app, unique);
+const access = '/api/admin/projects/{projectId}/access';
 
-const configure = (user: TestUser, project: string, environment: string, body: object) =>
-  asUser(app, user, 'PUT', `/api/admin/projects/${project}/environments/${environment}/change-requests/config`, body);
-const ruleIn = async (project: string, environment: string) =>
-  ((await adminJson(app, 'GET', `/api/admin/projects/${project}/change-requests/config`)) as any[]).find((row) => row.environment === environment);
-
-async function newGroup() {
-  return (await adminJson(app, 'POST', '/api/admin/groups', { name: unique('group'), users: [] })).id as number;
-}
+const configureAs = (user: TestUser, project: string, environment: string, body: Parameters<typeof configureChangeRequests>[3]) =>
+  configureChangeRequests(clientAs(app, user), project, environment, body);
+const ruleIn = async (projectId: string, environment: string) =>
+  (await ok(app.admin.GET('/api/admin/projects/{projectId}/change-requests/config', inProject(projectId)))).find((row) => row.environment === environment)!;
+/** Gives the users these roles in the project, as the client. */
+const grant = (client: ServiceClient, projectId: string, roles: number[], users: number[]) => client.POST(access, { ...inProject(projectId), body: { roles, users } });
+const accessOfDefault = () => ok(app.admin.GET(access, inProject('default')));
 
 beforeAll(async () => {
   app = await startTestApp();
   await requireChangeRequests(app, 'default', 'production', 2);
   editor = await author(app);
-  skipRole = (await adminJson(app, 'POST', '/api/admin/roles', { name: unique('Skipper'), type: 'custom', permissions: [{ name: 'SKIP_CHANGE_REQUEST', environment: 'production' }] })).id;
+  skipRole = (await ok(app.admin.POST('/api/admin/roles', { body: { name: unique('Skipper'), type: 'custom', permissions: [{ name: 'SKIP_CHANGE_REQUEST', environment: 'production' }] } }))).id;
 });
 
 describe('the change-request rule of an environment', () => {
   it('cannot be turned off by a caller who may not skip change requests there', async () => {
-    expectError(await configure(editor, 'default', 'production', { changeRequestsEnabled: false }), 403, 'NoAccessError');
+    expectError(await configureAs(editor, 'default', 'production', { changeRequestsEnabled: false }), 403, 'NoAccessError');
     expect(await ruleIn('default', 'production')).toMatchObject({ changeRequestEnabled: true, requiredApprovals: 2 });
   });
 
   it('cannot have its required approvals lowered by such a caller', async () => {
-    const error = expectError(await configure(editor, 'default', 'production', { changeRequestsEnabled: true, requiredApprovals: 1 }), 403, 'NoAccessError');
+    const error = expectError(await configureAs(editor, 'default', 'production', { changeRequestsEnabled: true, requiredApprovals: 1 }), 403, 'NoAccessError');
     expect(error.message).toContain('SKIP_CHANGE_REQUEST');
     expect((await ruleIn('default', 'production')).requiredApprovals).toBe(2);
   });
 
   it('can be tightened by such a caller', async () => {
     const project = await newProject('tighten');
-    await adminJson(app, 'POST', `/api/admin/projects/${project}/access`, { roles: [ROLE.Owner], users: [editor.id] });
-    expect((await configure(editor, project, 'production', { changeRequestsEnabled: true, requiredApprovals: 1 })).status).toBe(204);
-    expect((await configure(editor, project, 'production', { changeRequestsEnabled: true, requiredApprovals: 3 })).status).toBe(204);
+    await ok(grant(app.admin, project, [ROLE.Owner], [editor.id]));
+    expect((await configureAs(editor, project, 'production', { changeRequestsEnabled: true, requiredApprovals: 1 })).response.status).toBe(204);
+    expect((await configureAs(editor, project, 'production', { changeRequestsEnabled: true, requiredApprovals: 3 })).response.status).toBe(204);
     expect(await ruleIn(project, 'production')).toMatchObject({ changeRequestEnabled: true, requiredApprovals: 3 });
   });
 
@@ -56,39 +56,45 @@ describe('the change-request rule of an environment', () => {
     const project = await newProject('loosen');
     await requireChangeRequests(app, project, 'production', 2);
     const skipper = await author(app);
-    await adminJson(app, 'POST', `/api/admin/projects/${project}/access`, { roles: [ROLE.Owner, skipRole], users: [skipper.id] });
-    expect((await configure(skipper, project, 'production', { changeRequestsEnabled: false })).status).toBe(204);
+    await ok(grant(app.admin, project, [ROLE.Owner, skipRole], [skipper.id]));
+    expect((await configureAs(skipper, project, 'production', { changeRequestsEnabled: false })).response.status).toBe(204);
     expect((await ruleIn(project, 'production')).changeRequestEnabled).toBe(false);
   });
 });
 
 describe('a role that skips change requests', () => {
   it('cannot be given to oneself by a caller who may not skip them there', async () => {
-    const error = expectError(await asUser(app, editor, 'POST', `${base}/access`, { roles: [skipRole], users: [editor.id] }), 403, 'NoAccessError');
+    const error = expectError(await grant(clientAs(app, editor), 'default', [skipRole], [editor.id]), 403, 'NoAccessError');
     expect(error.message).toContain('SKIP_CHANGE_REQUEST');
-    const access = await adminJson(app, 'GET', `${base}/access`);
-    expect(access.users.find((user: { id: number }) => user.id === editor.id)).toBeUndefined();
+    expect((await accessOfDefault()).users.find((user) => user.id === editor.id)).toBeUndefined();
   });
 
   it("cannot be set among a user's roles by such a caller", async () => {
-    expectError(await asUser(app, editor, 'PUT', `${base}/users/${editor.id}/roles`, { roles: [ROLE.Member, skipRole] }), 403, 'NoAccessError');
+    const setOwnRoles = clientAs(app, editor).PUT('/api/admin/projects/{projectId}/users/{userId}/roles', {
+      params: { path: { projectId: 'default', userId: editor.id } },
+      body: { roles: [ROLE.Member, skipRole] },
+    });
+    expectError(await setOwnRoles, 403, 'NoAccessError');
   });
 
   it("cannot be set among a group's roles by such a caller", async () => {
-    const group = await newGroup();
-    expectError(await asUser(app, editor, 'PUT', `${base}/groups/${group}/roles`, { roles: [skipRole] }), 403, 'NoAccessError');
+    const group = (await createGroup({ users: [] })).id;
+    const setGroupRoles = clientAs(app, editor).PUT('/api/admin/projects/{projectId}/groups/{groupId}/roles', {
+      params: { path: { projectId: 'default', groupId: group } },
+      body: { roles: [skipRole] },
+    });
+    expectError(await setGroupRoles, 403, 'NoAccessError');
   });
 
   it('does not stop such a caller giving roles that skip nothing', async () => {
     const other = await author(app);
-    expect((await asUser(app, editor, 'POST', `${base}/access`, { roles: [ROLE.Member], users: [other.id] })).status).toBe(200);
+    expect((await grant(clientAs(app, editor), 'default', [ROLE.Member], [other.id])).response.status).toBe(200);
   });
 
   it('can be given by a caller who may skip change requests there', async () => {
     const other = await author(app);
-    expect((await asUser(app, editor, 'POST', `${base}/access`, { roles: [skipRole], users: [other.id] })).status).toBe(403);
-    await adminJson(app, 'POST', `${base}/access`, { roles: [skipRole], users: [other.id] });
-    const access = await adminJson(app, 'GET', `${base}/access`);
-    expect(access.users.find((user: { id: number }) => user.id === other.id).roles).toContain(skipRole);
+    expect((await grant(clientAs(app, editor), 'default', [skipRole], [other.id])).response.status).toBe(403);
+    await ok(grant(app.admin, 'default', [skipRole], [other.id]));
+    expect((await accessOfDefault()).users.find((user) => user.id === other.id)!.roles).toContain(skipRole);
   });
 });

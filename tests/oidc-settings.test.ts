@@ -39,7 +39,7 @@ const remove = (client: ServiceClient = app.admin) => client.DELETE(PATH);
 /** A body the types forbid, so sent raw. */
 const postRaw = (body: unknown) => call(app, 'POST', PATH, { body: body as object });
 
-const stored = () => ok(read(), 200);
+const storedSettings = () => ok(read(), 200);
 const save = (body: SetOidcSettings): Promise<OidcSettings> => ok(post(body), 200);
 const removeSettings = async () => void (await ok(remove(), 200));
 
@@ -54,7 +54,7 @@ describe('without settings', () => {
   beforeEach(removeSettings);
 
   it('answers 200 with an empty object', async () => {
-    expect(await stored()).toEqual({});
+    expect(await storedSettings()).toEqual({});
   });
 });
 
@@ -85,20 +85,20 @@ describe('setting OpenID Connect', () => {
   it('accepts the three required fields alone', async () => {
     const body = { enabled: true as const, clientId: unique('minimal'), secret: newSecret() };
     expectMasked(await save(body), body);
-    expectMasked(await stored(), body);
+    expectMasked(await storedSettings(), body);
   });
 
   it('replaces the whole settings on a second POST', async () => {
     await save(settings({ autoCreate: true, emailDomains: 'example.com', groupJsonPath: 'groups' }));
     const second = settings({ acrValues: 'mfa' });
     expectMasked(await save(second), second);
-    expectMasked(await stored(), second);
+    expectMasked(await storedSettings(), second);
   });
 
   it('lets defaultRootRoleId win over defaultRootRole', async () => {
     const response = await save(settings({ autoCreate: true, defaultRootRoleId: EDITOR, defaultRootRole: 'Viewer' }));
     expect(response).toMatchObject({ defaultRootRoleId: EDITOR, defaultRootRole: 'Editor' });
-    expect(await stored()).toMatchObject({ defaultRootRoleId: EDITOR, defaultRootRole: 'Editor' });
+    expect(await storedSettings()).toMatchObject({ defaultRootRoleId: EDITOR, defaultRootRole: 'Editor' });
   });
 
   it('accepts the id of a custom root role, and shows no built-in role name for it', async () => {
@@ -106,7 +106,7 @@ describe('setting OpenID Connect', () => {
     const response = await save(settings({ autoCreate: true, defaultRootRoleId: role.id, defaultRootRole: 'Admin' }));
     expect(response.defaultRootRoleId).toBe(role.id);
     expect(response.defaultRootRole).toBeUndefined();
-    expect(await stored()).toEqual(response);
+    expect(await storedSettings()).toEqual(response);
   });
 
   it.each<[string, number]>([
@@ -117,7 +117,7 @@ describe('setting OpenID Connect', () => {
     const since = await latestEventId();
     const error = expectError(await post(settings({ defaultRootRoleId })), 400, 'ValidationError');
     expect(error.message).toContain('defaultRootRoleId');
-    expect(await stored()).toEqual(kept);
+    expect(await storedSettings()).toEqual(kept);
     expect(await eventsSince(since)).toEqual([]);
   });
 });
@@ -133,7 +133,7 @@ describe('refusing a bad body', () => {
     const since = await latestEventId();
     const error = expectError(await send(), 400, 'ValidationError');
     expect(error.message).toContain(field);
-    expect(await stored()).toEqual(kept);
+    expect(await storedSettings()).toEqual(kept);
     expect(await eventsSince(since)).toEqual([]);
   }
 
@@ -167,13 +167,13 @@ describe('refusing a bad body', () => {
 
   it('answers 400 for a body that is not an object', async () => {
     expectError(await postRaw(['enabled']), 400, 'ValidationError');
-    expect(await stored()).toEqual(kept);
+    expect(await storedSettings()).toEqual(kept);
   });
 
   it('answers 415 for a body that is not JSON', async () => {
     const response = await call(app, 'POST', PATH, { body: 'enabled=true&clientId=x&secret=y', contentType: 'application/x-www-form-urlencoded' });
     expectError(response, 415, 'ContentTypeerror');
-    expect(await stored()).toEqual(kept);
+    expect(await storedSettings()).toEqual(kept);
   });
 });
 
@@ -225,7 +225,7 @@ describe('events', () => {
     await save(body);
     const since = await latestEventId();
     await removeSettings();
-    expect(await stored()).toEqual({});
+    expect(await storedSettings()).toEqual({});
     await removeSettings();
     const deleted = await eventsSince(since);
     expect(deleted.map((e) => e.type)).toEqual(['setting-deleted']);
@@ -277,7 +277,7 @@ describe('who may manage the settings', () => {
     expectError(await read(client), 403, 'NoAccessError');
     expectError(await post(settings(), client), 403, 'NoAccessError');
     expectError(await remove(client), 403, 'NoAccessError');
-    expect(await stored()).toEqual(kept);
+    expect(await storedSettings()).toEqual(kept);
     expect(await eventsSince(since)).toEqual([]);
   });
 
@@ -286,7 +286,7 @@ describe('who may manage the settings', () => {
     expectError(await read(client), 403, 'NoAccessError');
     expectError(await post(settings(), client), 403, 'NoAccessError');
     expectError(await remove(client), 403, 'NoAccessError');
-    expect(await stored()).toEqual(kept);
+    expect(await storedSettings()).toEqual(kept);
   });
 
   it('answers 401 without a credential', async () => {
@@ -294,7 +294,7 @@ describe('who may manage the settings', () => {
     expectError(await read(client), 401, 'AuthenticationRequired');
     expectError(await post(settings(), client), 401, 'AuthenticationRequired');
     expectError(await remove(client), 401, 'AuthenticationRequired');
-    expect(await stored()).toEqual(kept);
+    expect(await storedSettings()).toEqual(kept);
   });
 
   it('lets an Admin’s session read and set them', async () => {

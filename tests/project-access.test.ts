@@ -3,7 +3,7 @@ import type { components } from 'flag-service/client';
 import { eventReader, uniqueNames } from './support/events.js';
 import type { ServiceClient } from '../client/index.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { clientAs, createFlagAs, userWithSession, type TestUser } from './support/users.js';
+import { clientAs, userWithSession, type TestUser } from './support/users.js';
 import { fixtures, flagPath, ok } from './support/fixtures.js';
 
 type ProjectAccess = components['schemas']['ProjectAccess'];
@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
-const { newProject, createGroup } = fixtures(() => app, unique);
+const { newProject, createGroup, newFlagAs } = fixtures(() => app, unique);
 const { latestEventId, eventsSince } = eventReader(() => app);
 
 const postGroup = (body: UpsertGroup, client: ServiceClient = app.admin) => client.POST('/api/admin/groups', { body });
@@ -40,7 +40,6 @@ const setGroupRoles = (projectId: string, groupId: number, roles: number[]) => a
 const removeGroupRoles = (projectId: string, groupId: number) => app.admin.DELETE(groupRolesPath, { params: { path: { projectId, groupId } } });
 
 /** Tries to create a flag with a fresh name in the project as the user; the typed answer. */
-const newFlagAs = (user: TestUser, project: string) => createFlagAs(app, user, project, unique('flag'));
 const status = async (pending: Promise<{ response: Response }>) => (await pending).response.status;
 
 describe('groups', () => {

@@ -36,7 +36,7 @@ const table = (page: Page) => page.getByRole('table', { name: 'Archived flags' }
 const row = (page: Page, flag: string) => rowOf(page, 'Archived flags', flag);
 
 /** The flag as the admin API has it: its `archived` and `archivedAt`, or the status when it is not there. */
-async function stored(project: string, flag: string) {
+async function stateOf(project: string, flag: string) {
   const archived = await ok(app.admin.GET('/api/admin/archive/features/{projectId}', { params: { path: { projectId: project } } }));
   if (archived.features.some((f) => f.name === flag)) return 'archived';
   const active = await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: flagPath(flag, project) } });
@@ -73,7 +73,7 @@ describe('an admin handles the archive in the browser', () => {
     await admin.getByText('revived-one is revived.').waitFor();
     await table(admin).waitFor({ state: 'detached' });
     await admin.getByText(`No archived flags in ${project}.`).waitFor();
-    expect(await stored(project, 'revived-one')).toBe('active');
+    expect(await stateOf(project, 'revived-one')).toBe('active');
     await until('the client API to serve the revived flag', served, (names) => names.includes('revived-one'));
   });
 
@@ -86,9 +86,9 @@ describe('an admin handles the archive in the browser', () => {
     await screenshot(admin, 'archive-delete');
     await save(dialog, 'Delete for good');
     await row(admin, 'doomed-flag').waitFor({ state: 'detached' });
-    expect(await stored(project, 'doomed-flag')).toBe(404);
+    expect(await stateOf(project, 'doomed-flag')).toBe(404);
     expect((await app.admin.DELETE('/api/admin/archive/{featureName}', { params: { path: { featureName: 'doomed-flag' } } })).response.status).toBe(404);
-    expect(await stored(project, 'kept-flag')).toBe('archived');
+    expect(await stateOf(project, 'kept-flag')).toBe('archived');
   });
 
   it('revives two selected flags at once, leaving the others archived', async () => {
@@ -102,9 +102,9 @@ describe('an admin handles the archive in the browser', () => {
     await admin.getByRole('button', { name: 'Revive selected' }).click();
     await admin.getByText('Revived pair-one, pair-two.').waitFor();
     await row(admin, 'pair-one').waitFor({ state: 'detached' });
-    expect(await stored(project, 'pair-one')).toBe('active');
-    expect(await stored(project, 'pair-two')).toBe('active');
-    expect(await stored(project, 'pair-left')).toBe('archived');
+    expect(await stateOf(project, 'pair-one')).toBe('active');
+    expect(await stateOf(project, 'pair-two')).toBe('active');
+    expect(await stateOf(project, 'pair-left')).toBe('archived');
     expect(await admin.getByRole('checkbox', { name: 'Select pair-left' }).isChecked()).toBe(false);
   });
 
@@ -116,8 +116,8 @@ describe('an admin handles the archive in the browser', () => {
     await dialog.getByText('This cannot be undone: batch-one, batch-two will be gone for good.').waitFor();
     await save(dialog, 'Delete for good');
     await admin.getByText(`No archived flags in ${project}.`).waitFor();
-    expect(await stored(project, 'batch-one')).toBe(404);
-    expect(await stored(project, 'batch-two')).toBe(404);
+    expect(await stateOf(project, 'batch-one')).toBe(404);
+    expect(await stateOf(project, 'batch-two')).toBe(404);
   });
 
   it("shows another project's archive when it is picked, with the project in the address", async () => {
@@ -139,7 +139,7 @@ describe('an admin handles the archive in the browser', () => {
     await row(admin, 'raced-flag').getByRole('button', { name: 'Revive raced-flag' }).click();
     await admin.getByText('The flag "raced-flag" is not archived.').waitFor();
     await row(admin, 'raced-flag').waitFor({ state: 'detached' });
-    expect(await stored(project, 'raced-flag')).toBe('active');
+    expect(await stateOf(project, 'raced-flag')).toBe('active');
   });
 
   it('links the archive from the confirmation of archiving a flag, which still lands on the flag list', async () => {

@@ -76,12 +76,12 @@ beforeEach(() => {
   prometheus.behaviour = 'answer';
 });
 
-const rps = (on = app) => on.admin.GET('/api/admin/metrics/rps');
+const rpsAnswer = (on = app) => on.admin.GET('/api/admin/metrics/rps');
 
 describe('GET /api/admin/metrics/rps from Prometheus', () => {
   it('asks for the client and the admin request rates by application and endpoint, over the last 6 hours at a 5-minute step', async () => {
     const before = Math.floor(Date.now() / 1000);
-    expect((await rps()).response.status).toBe(200);
+    expect((await rpsAnswer()).response.status).toBe(200);
     const after = Math.floor(Date.now() / 1000);
     expect(prometheus.received.map((url) => url.pathname)).toEqual(['/api/v1/query_range', '/api/v1/query_range']);
     const rate = (paths: string) =>
@@ -100,7 +100,7 @@ describe('GET /api/admin/metrics/rps from Prometheus', () => {
   });
 
   it('answers each of Prometheus’ results with its samples as the interface types them, [Unix seconds as a string, the rate as a number], leaving out one that is no number', async () => {
-    const { data, response } = await rps();
+    const { data, response } = await rpsAnswer();
     expect(response.status).toBe(200);
     const samples: [string, number][] = [
       ['1700000000', 0.5],
@@ -111,27 +111,27 @@ describe('GET /api/admin/metrics/rps from Prometheus', () => {
 
   it('answers 502 when Prometheus answers 500', async () => {
     prometheus.behaviour = { status: 500, body: 'internal error' };
-    const error = expectError(await rps(), 502, 'BadGatewayError');
+    const error = expectError(await rpsAnswer(), 502, 'BadGatewayError');
     expect(error.message).toMatch(/^The (client|admin)Metrics query to Prometheus \(PROMETHEUS_API\) failed: it answered 500\./);
   });
 
   it('answers 502 when Prometheus answers something that is not JSON', async () => {
     prometheus.behaviour = { status: 200, body: '<html>not Prometheus</html>' };
-    expect(expectError(await rps(), 502, 'BadGatewayError').message).toMatch(/not JSON/);
+    expect(expectError(await rpsAnswer(), 502, 'BadGatewayError').message).toMatch(/not JSON/);
   });
 
   it('answers 502 when Prometheus answers JSON that is not a query_range result', async () => {
     prometheus.behaviour = { status: 200, body: JSON.stringify({ status: 'success', data: { resultType: 'matrix', result: [{ metric: null }] } }) };
-    expect(expectError(await rps(), 502, 'BadGatewayError').message).toMatch(/not a query_range result/);
+    expect(expectError(await rpsAnswer(), 502, 'BadGatewayError').message).toMatch(/not a query_range result/);
   });
 
   it('answers 502 when Prometheus does not answer within 5 s', async () => {
     prometheus.behaviour = 'hang';
-    expect(expectError(await rps(), 502, 'BadGatewayError').message).toMatch(/no answer within 5 s/);
+    expect(expectError(await rpsAnswer(), 502, 'BadGatewayError').message).toMatch(/no answer within 5 s/);
   });
 
   it('answers 502 when Prometheus cannot be reached', async () => {
     const unreachable = await startTestApp({ prometheusApi: await closedAddress() });
-    expect(expectError(await rps(unreachable), 502, 'BadGatewayError').message).toMatch(/no answer came \(ECONNREFUSED\)/);
+    expect(expectError(await rpsAnswer(unreachable), 502, 'BadGatewayError').message).toMatch(/no answer came \(ECONNREFUSED\)/);
   });
 });

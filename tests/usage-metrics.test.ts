@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestApp, type TestApp } from './support/app.js';
-import { until } from './support/fixtures.js';
+import { pollAs, requestRates, until } from './support/fixtures.js';
 import { registration } from './support/sdk-reports.js';
 
 let app: TestApp;
@@ -12,14 +12,7 @@ beforeAll(async () => {
   app = await startTestApp();
 });
 
-const polls = (appName: string, times: number) =>
-  Promise.all(Array.from({ length: times }, () => app.admin.GET('/api/client/features', { headers: { 'unleash-appname': appName } })));
-
-async function rps() {
-  const { data, error, response } = await app.admin.GET('/api/admin/metrics/rps');
-  expect(response.status, JSON.stringify(error)).toBe(200);
-  return data!;
-}
+const rps = () => requestRates(app);
 
 type QueryResult = Awaited<ReturnType<typeof rps>>['clientMetrics'];
 
@@ -30,21 +23,21 @@ function requestsOf(result: QueryResult, appName: string, endpoint: string): num
 }
 
 /** The requests of `appName` the database holds (written by the flushes). */
-async function stored(appName: string): Promise<number> {
+async function storedRequests(appName: string): Promise<number> {
   const { rows } = (await app.db.execute(sql`select coalesce(sum(count), 0)::int as n from request_counts where app_name = ${appName}`)) as unknown as { rows: { n: number }[] };
   return Number(rows[0]!.n);
 }
 
 describe('GET /api/admin/metrics/rps from the service’s own counts', () => {
   it('reads back the client API polls of each application as requests per second', async () => {
-    await polls('usage-a', 7);
-    await polls('usage-b', 3);
+    await pollAs(app, 'usage-a', 7);
+    await pollAs(app, 'usage-b', 3);
     const body = await until('the polls being counted', rps, (b) => requestsOf(b.clientMetrics, 'usage-a', '/api/client/features') === 7);
     expect(requestsOf(body.clientMetrics, 'usage-b', '/api/client/features')).toBe(3);
   });
 
   it('answers 72 points per series, 5 minutes apart, the last one the current 5 minutes', async () => {
-    await polls('usage-points', 1);
+    await pollAs(app, 'usage-points', 1);
     const before = Date.now() / 1000;
     const series = (await rps()).clientMetrics.data.result.find((s) => s.metric.appName === 'usage-points')!;
     expect(series.metric).toEqual({ appName: 'usage-points', endpoint: '/api/client/features' });
@@ -119,8 +112,8 @@ describe('GET /api/admin/metrics/rps from the service’s own counts', () => {
   });
 
   it('writes the counts to the database at the next flush', async () => {
-    await polls('usage-written', 2);
-    expect(await until('the counts being written', () => stored('usage-written'), (n) => n === 2)).toBe(2);
+    await pollAs(app, 'usage-written', 2);
+    expect(await until('the counts being written', () => storedRequests('usage-written'), (n) => n === 2)).toBe(2);
   });
 
   it('keeps the counts a failed write could not store, and stores them at the next write that succeeds', async () => {
@@ -131,13 +124,13 @@ describe('GET /api/admin/metrics/rps from the service’s own counts', () => {
       begin raise exception 'test: request counts unavailable' using errcode = '40001'; end $$`));
     await app.db.execute(sql`create trigger test_fail_request_counts before insert on request_counts for each row execute function test_fail_request_counts()`);
     try {
-      await polls('usage-kept', 4);
+      await pollAs(app, 'usage-kept', 4);
       await until('a write failing', async () => failures(), (n) => n > before);
     } finally {
       await app.db.execute(sql`drop trigger test_fail_request_counts on request_counts`);
       await app.db.execute(sql`drop function test_fail_request_counts()`);
     }
-    expect(await until('the kept counts being written', () => stored('usage-kept'), (n) => n === 4)).toBe(4);
+    expect(await until('the kept counts being written', () => storedRequests('usage-kept'), (n) => n === 4)).toBe(4);
     expect(requestsOf((await rps()).clientMetrics, 'usage-kept', '/api/client/features')).toBe(4);
   });
 });

@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../db/schema.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { eventReader, uniqueNames } from './support/events.js';
-import { newApiToken } from './support/fixtures.js';
-import { as, clientAs, createFlagAs, login, newcomer, sessionOf, setProjectRoles, USER_PASSWORD, userWithSession, type TestUser } from './support/users.js';
+import { fixtures, newApiToken } from './support/fixtures.js';
+import { as, clientAs, login, newcomer, sessionOf, setProjectRoles, USER_PASSWORD, userWithSession, type TestUser } from './support/users.js';
 
 type User = components['schemas']['User'];
 type CreateUser = components['schemas']['CreateUser'];
@@ -26,6 +26,7 @@ let app: TestApp;
 let clientToken: string;
 const { latestEventId, eventsSince } = eventReader(() => app);
 const unique = uniqueNames();
+const { newFlagAs } = fixtures(() => app, unique);
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -71,7 +72,6 @@ const setPasswordRaw = (id: number, body: unknown, contentType?: string) =>
   call(app, 'POST', `/api/admin/user-admin/${id}/change-password`, { body: body as object, ...(contentType && { contentType }) });
 /** The caller GET /api/admin/user answers for: a user's session, a token, or nobody (`clientWith()`). */
 const currentUser = (client: ServiceClient) => client.GET('/api/admin/user');
-const newFlagAs = (user: TestUser) => createFlagAs(app, user, 'default', unique('flag'));
 
 const gravatarOf = (identity: string) =>
   `https://gravatar.com/avatar/${createHash('sha256').update(identity.trim().toLowerCase()).digest('hex')}?s=42&d=retro&r=g`;

@@ -2,7 +2,7 @@
 // flushes; the usage metrics of either add up both.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { until } from '../support/fixtures.js';
+import { pollAs, requestRates, until } from '../support/fixtures.js';
 
 let first: TestApp;
 let second: TestApp;
@@ -12,16 +12,7 @@ beforeAll(async () => {
   second = await startTestApp();
 });
 
-const polls = (app: TestApp, appName: string, times: number) =>
-  Promise.all(Array.from({ length: times }, () => app.admin.GET('/api/client/features', { headers: { 'unleash-appname': appName } })));
-
-async function rps(app: TestApp) {
-  const { data, error, response } = await app.admin.GET('/api/admin/metrics/rps');
-  expect(response.status, JSON.stringify(error)).toBe(200);
-  return data!;
-}
-
-type RequestsPerSecond = Awaited<ReturnType<typeof rps>>;
+type RequestsPerSecond = Awaited<ReturnType<typeof requestRates>>;
 
 /** Requests per application and endpoint group over the window: each point's rate times the 5-minute step. */
 const requests = (body: RequestsPerSecond) =>
@@ -34,15 +25,15 @@ const requests = (body: RequestsPerSecond) =>
 
 describe('usage metrics of two instances on one PostgreSQL database', () => {
   it('add up the client API polls each instance answered, read from either', async () => {
-    await polls(first, 'replica-a', 7);
-    await polls(second, 'replica-a', 2);
-    await polls(second, 'replica-b', 3);
+    await pollAs(first, 'replica-a', 7);
+    await pollAs(second, 'replica-a', 2);
+    await pollAs(second, 'replica-b', 3);
     const expected = { 'replica-a /api/client/features': 9, 'replica-b /api/client/features': 3 };
     const counted = (body: RequestsPerSecond) => Object.fromEntries(Object.keys(expected).map((key) => [key, requests(body)[key]]));
     // Each instance flushes on its own timer, so the counts may come in parts: wait for both applications' flushes.
     const seesBoth = (b: RequestsPerSecond) => JSON.stringify(counted(b)) === JSON.stringify(expected);
-    expect(counted(await until('the first to see both', () => rps(first), seesBoth))).toEqual(expected);
-    expect(counted(await until('the second to see both', () => rps(second), seesBoth))).toEqual(expected);
+    expect(counted(await until('the first to see both', () => requestRates(first), seesBoth))).toEqual(expected);
+    expect(counted(await until('the second to see both', () => requestRates(second), seesBoth))).toEqual(expected);
   });
 
   it('add up the admin calls each instance answered', async () => {
@@ -50,7 +41,7 @@ describe('usage metrics of two instances on one PostgreSQL database', () => {
     await first.admin.GET('/api/admin/projects', { headers });
     await second.admin.GET('/api/admin/projects', { headers });
     await second.admin.GET('/api/admin/tag-types', { headers });
-    const body = await until('both instances’ calls', () => rps(first), (b) => requests(b)['replica-admin /api/admin'] === 3);
+    const body = await until('both instances’ calls', () => requestRates(first), (b) => requests(b)['replica-admin /api/admin'] === 3);
     expect(requests(body)['replica-admin /api/admin']).toBe(3);
   });
 });

@@ -1,15 +1,17 @@
 // Change-request fixtures: the environment requiring them, and users to propose, approve and apply.
 import { expect } from 'vitest';
+import type { components, ServiceClient } from '../../client/index.js';
 import { call, type RawResponse, type TestApp } from './app.js';
 import { ok } from './fixtures.js';
 import { as, userWithSession, type TestUser } from './users.js';
 
+/** Sets the project environment's change-request rule as the client; the typed answer. */
+export const configureChangeRequests = (client: ServiceClient, projectId: string, environment: string, body: components['schemas']['UpdateChangeRequestConfig']) =>
+  client.PUT('/api/admin/projects/{projectId}/environments/{environment}/change-requests/config', { params: { path: { projectId, environment } }, body });
+
 /** Requires change requests in the project's environment (by admin token). */
 export async function requireChangeRequests(app: TestApp, projectId: string, environment: string, requiredApprovals = 1) {
-  await ok(app.admin.PUT('/api/admin/projects/{projectId}/environments/{environment}/change-requests/config', {
-    params: { path: { projectId, environment } },
-    body: { changeRequestsEnabled: true, requiredApprovals },
-  }), 204);
+  await ok(configureChangeRequests(app.admin, projectId, environment, { changeRequestsEnabled: true, requiredApprovals }), 204);
 }
 
 let roleCounter = 0;

@@ -4,6 +4,7 @@ import * as t from '../../db/schema.js';
 import type { components } from '../../generated/api.js';
 import { call, startTestApp, type TestApp } from './app.js';
 import { metrics, registration } from './sdk-reports.js';
+import { createFlagAs, type TestUser } from './users.js';
 
 type CreateFeature = components['schemas']['CreateFeature'];
 type CreateFeatureStrategy = components['schemas']['CreateFeatureStrategy'];
@@ -72,6 +73,13 @@ export async function ok<R extends { data?: unknown; error?: unknown; response: 
   return data as NonNullable<R['data']>;
 }
 
+/** Polls the client API `times` at once as the application `appName` (with the admin token). */
+export const pollAs = (app: TestApp, appName: string, times: number) =>
+  Promise.all(Array.from({ length: times }, () => app.admin.GET('/api/client/features', { headers: { 'unleash-appname': appName } })));
+
+/** The request rates GET /api/admin/metrics/rps answers, which must be a 200. */
+export const requestRates = (app: TestApp) => ok(app.admin.GET('/api/admin/metrics/rps'), 200);
+
 /** A raw call with the admin token that must succeed (below 300); answers the JSON body. */
 export async function adminJson(on: TestApp, method: string, path: string, body?: unknown): Promise<any> {
   const response = await call(on, method, path, body === undefined ? {} : { body: body as object });
@@ -118,6 +126,9 @@ export function fixtures(current: () => TestApp, unique: (prefix: string) => str
 
   /** A flag with a fresh name (`<prefix>-<n>`); answers its name. */
   const newFlag = (prefix = 'flag', projectId = 'default', options: FlagOptions = {}) => createFlag(projectId, unique(prefix), options);
+
+  /** Tries to create a flag with a fresh name (`flag-<n>`) in the project as the user's session; the typed answer. */
+  const newFlagAs = (user: TestUser, projectId = 'default') => createFlagAs(current(), user, projectId, unique('flag'));
 
   /** The flag's state in one environment, as the flag's GET shows it. */
   async function flagEnvironment(featureName: string, environment = 'development', projectId = 'default') {
@@ -240,6 +251,7 @@ export function fixtures(current: () => TestApp, unique: (prefix: string) => str
     newProject,
     createFlag,
     newFlag,
+    newFlagAs,
     flagEnvironment,
     flagOf,
     archiveFlag,
