@@ -1,6 +1,6 @@
 // Change requests from proposal to application: the four-eyes rule, approvals, rejection, cancellation.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { components } from 'flag-service/client';
+import type { components } from '../client/index.js';
 import { expectError, startTestApp, type TestApp } from './support/app.js';
 import { approver, author, requireChangeRequests } from './support/change-requests.js';
 import { eventReader, uniqueNames } from './support/events.js';

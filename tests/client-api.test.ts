@@ -6,8 +6,8 @@ import { expectError, startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
 import { appWithClientTokens, fixtures, flagPath, newApiToken } from './support/fixtures.js';
 import { metrics, registration } from './support/sdk-reports.js';
+import { clientFeatureOn, clientFeaturesOn, clientFeaturesRead, flagNames, type ClientFeaturesQuery } from './support/client-api.js';
 
-type ClientFeaturesQuery = NonNullable<operations['getClientFeatures']['parameters']['query']>;
 type ClientMetrics = components['schemas']['ClientMetrics'];
 
 let app: TestApp;
@@ -22,26 +22,13 @@ beforeAll(async () => {
 const unique = uniqueNames();
 const { createFlag, newProject, turnOn, turnOff, addStrategy, archiveFlag, flagEnvironment, createSegment } = fixtures(() => app, unique);
 
-/** GET /api/client/features with a token (null: none), query and headers. */
-function clientFeatures(token: string | null, query: ClientFeaturesQuery = {}, headers: Record<string, string> = {}, on = app) {
-  return on.clientWith(token ?? undefined).GET('/api/client/features', { params: { query }, headers });
-}
-
-async function featuresOf(token: string, query: ClientFeaturesQuery = {}, headers: Record<string, string> = {}) {
-  const { data, error, response } = await clientFeatures(token, query, headers);
-  expect(response.status, JSON.stringify(error)).toBe(200);
-  return data!;
-}
-
-/** GET /api/client/features/{featureName} with the token. */
-const clientFeature = (token: string, featureName: string) => app.clientWith(token).GET('/api/client/features/{featureName}', { params: { path: { featureName } } });
 
 async function tag(featureName: string, value: string) {
   const result = await app.admin.POST('/api/admin/features/{featureName}/tags', { params: { path: { featureName } }, body: { type: 'simple', value } });
   expect(result.response.status, JSON.stringify(result.error)).toBe(201);
 }
 
-const names = (body: { features: { name: string }[] }) => body.features.map((f) => f.name).sort();
+const names = (body: { features: { name: string }[] }) => flagNames(body).sort();
 
 /** Raw bytes of a GET, for compressed answers. */
 async function rawGet(path: string, headers: Record<string, string>) {
@@ -89,7 +76,7 @@ describe('GET /api/client/features: shape', () => {
 
     const storedDev = await flagEnvironment(full);
 
-    const body = await featuresOf(devToken, { namePrefix: p });
+    const body = await clientFeaturesRead(app, devToken, { namePrefix: p });
     expect(body.version).toBe(1);
     expect(names(body)).toEqual([child, full, parent].sort());
 
@@ -129,14 +116,14 @@ describe('GET /api/client/features: shape', () => {
     expect(childFeature).toMatchObject({ enabled: false, strategies: [], variants: [], description: null, impressionData: false, type: 'release' });
 
     // The production token sees production's state of the same flag.
-    const production = await featuresOf(prodToken, { namePrefix: p });
+    const production = await clientFeaturesRead(app, prodToken, { namePrefix: p });
     expect(names(production)).toEqual([child, full, parent].sort());
     const inProduction = production.features.find((f) => f.name === full)!;
     expect(inProduction).toMatchObject({ enabled: false, strategy: 'remoteAddress', parameters: { IPs: '10.0.0.1' }, variants: [] });
     expect(inProduction.strategies).toEqual([{ name: 'remoteAddress', parameters: { IPs: '10.0.0.1' }, constraints: [], variants: [] }]);
 
     // An admin token (all environments) reads development.
-    const asAdmin = await featuresOf(app.adminToken, { namePrefix: p });
+    const asAdmin = await clientFeaturesRead(app, app.adminToken, { namePrefix: p });
     expect(asAdmin).toEqual(body);
   });
 
@@ -149,7 +136,7 @@ describe('GET /api/client/features: shape', () => {
     await onOpen.turnOn(flag, 'production');
     await onOpen.addStrategy(flag, { name: 'remoteAddress', parameters: { IPs: '1.2.3.4' } });
 
-    const { data, response } = await clientFeatures(null, { namePrefix: flag }, {}, open);
+    const { data, response } = await clientFeaturesOn(open, null, { namePrefix: flag });
     expect(response.status).toBe(200);
     expect(data!.features).toHaveLength(1);
     expect(data!.features[0]).toMatchObject({ name: flag, enabled: false, strategy: 'remoteAddress', parameters: { IPs: '1.2.3.4' } });
@@ -174,26 +161,26 @@ describe('GET /api/client/features: project scope', () => {
   });
 
   it('a project token sees only its projects, and the project query cannot widen it', async () => {
-    const all = await featuresOf(tokenA);
+    const all = await clientFeaturesRead(app, tokenA);
     expect(all.features.length).toBeGreaterThan(0);
     expect(new Set(all.features.map((f) => f.project))).toEqual(new Set([projectA]));
     expect(names(all)).toEqual([flagA]);
 
-    expect((await featuresOf(tokenA, { project: [projectB] })).features).toEqual([]);
-    expect(names(await featuresOf(tokenA, { project: [projectA, projectB] }))).toEqual([flagA]);
-    expect((await featuresOf(tokenA, { project: ['default'] })).features).toEqual([]);
+    expect((await clientFeaturesRead(app, tokenA, { project: [projectB] })).features).toEqual([]);
+    expect(names(await clientFeaturesRead(app, tokenA, { project: [projectA, projectB] }))).toEqual([flagA]);
+    expect((await clientFeaturesRead(app, tokenA, { project: ['default'] })).features).toEqual([]);
   });
 
   it('an all-projects token with several project values gets each of them (OR)', async () => {
-    expect(names(await featuresOf(devToken, { project: [projectA, projectB] }))).toEqual([flagA, flagB].sort());
-    expect(names(await featuresOf(devToken, { project: [projectB] }))).toEqual([flagB]);
+    expect(names(await clientFeaturesRead(app, devToken, { project: [projectA, projectB] }))).toEqual([flagA, flagB].sort());
+    expect(names(await clientFeaturesRead(app, devToken, { project: [projectB] }))).toEqual([flagB]);
   });
 
   it('the single-flag endpoint answers 404 for a flag outside the token projects', async () => {
-    const inside = await clientFeature(tokenA, flagA);
+    const inside = await clientFeatureOn(app, tokenA, flagA);
     expect(inside.response.status).toBe(200);
     expect(inside.data!.name).toBe(flagA);
-    expectError(await clientFeature(tokenA, flagB), 404, 'NotFoundError');
+    expectError(await clientFeatureOn(app, tokenA, flagB), 404, 'NotFoundError');
   });
 });
 
@@ -209,18 +196,18 @@ describe('GET /api/client/features: filters', () => {
     await tag(f2, y);
     await tag(f3, colon);
 
-    expect(names(await featuresOf(devToken, { tag: [`simple:${x}`] }))).toEqual([f1]);
-    expect(names(await featuresOf(devToken, { 'tag[]': [`simple:${x}`] }))).toEqual([f1]);
-    expect(names(await featuresOf(devToken, { tag: [`simple:${x}`, `simple:${y}`] }))).toEqual([f1, f2].sort());
-    expect(names(await featuresOf(devToken, { 'tag[]': [`simple:${x}`, `simple:${y}`] }))).toEqual([f1, f2].sort());
-    expect(names(await featuresOf(devToken, { tag: [`simple:${colon}`] }))).toEqual([f3]);
-    expect(names(await featuresOf(devToken, { tag: [`simple:${colon}`], namePrefix: p }))).toEqual([f3]);
+    expect(names(await clientFeaturesRead(app, devToken, { tag: [`simple:${x}`] }))).toEqual([f1]);
+    expect(names(await clientFeaturesRead(app, devToken, { 'tag[]': [`simple:${x}`] }))).toEqual([f1]);
+    expect(names(await clientFeaturesRead(app, devToken, { tag: [`simple:${x}`, `simple:${y}`] }))).toEqual([f1, f2].sort());
+    expect(names(await clientFeaturesRead(app, devToken, { 'tag[]': [`simple:${x}`, `simple:${y}`] }))).toEqual([f1, f2].sort());
+    expect(names(await clientFeaturesRead(app, devToken, { tag: [`simple:${colon}`] }))).toEqual([f3]);
+    expect(names(await clientFeaturesRead(app, devToken, { tag: [`simple:${colon}`], namePrefix: p }))).toEqual([f3]);
 
     // Malformed or unknown values match no flag and still answer 200.
-    expect((await featuresOf(devToken, { tag: [x] })).features).toEqual([]);
-    expect((await featuresOf(devToken, { tag: ['simple'] })).features).toEqual([]);
-    expect((await featuresOf(devToken, { tag: [`nosuchtype:${x}`] })).features).toEqual([]);
-    expect((await featuresOf(devToken, { project: [unique('nope')] })).features).toEqual([]);
+    expect((await clientFeaturesRead(app, devToken, { tag: [x] })).features).toEqual([]);
+    expect((await clientFeaturesRead(app, devToken, { tag: ['simple'] })).features).toEqual([]);
+    expect((await clientFeaturesRead(app, devToken, { tag: [`nosuchtype:${x}`] })).features).toEqual([]);
+    expect((await clientFeaturesRead(app, devToken, { project: [unique('nope')] })).features).toEqual([]);
   });
 
   it('namePrefix is a case-sensitive prefix without wildcards', async () => {
@@ -231,12 +218,12 @@ describe('GET /api/client/features: filters', () => {
     const other = `${p}Xc`;
     for (const f of [upper, plain, underscore, other]) await createFlag('default', f);
 
-    expect(names(await featuresOf(devToken, { namePrefix: p }))).toEqual([plain, underscore, other].sort());
-    expect(names(await featuresOf(devToken, { namePrefix: `N${p.slice(1)}` }))).toEqual([upper]);
-    expect(names(await featuresOf(devToken, { namePrefix: `${p}_` }))).toEqual([underscore]);
-    expect((await featuresOf(devToken, { namePrefix: `${p}%` })).features).toEqual([]);
-    expect((await featuresOf(devToken, { namePrefix: `%${p}` })).features).toEqual([]);
-    expect((await featuresOf(devToken, { namePrefix: `_${p.slice(1)}` })).features).toEqual([]);
+    expect(names(await clientFeaturesRead(app, devToken, { namePrefix: p }))).toEqual([plain, underscore, other].sort());
+    expect(names(await clientFeaturesRead(app, devToken, { namePrefix: `N${p.slice(1)}` }))).toEqual([upper]);
+    expect(names(await clientFeaturesRead(app, devToken, { namePrefix: `${p}_` }))).toEqual([underscore]);
+    expect((await clientFeaturesRead(app, devToken, { namePrefix: `${p}%` })).features).toEqual([]);
+    expect((await clientFeaturesRead(app, devToken, { namePrefix: `%${p}` })).features).toEqual([]);
+    expect((await clientFeaturesRead(app, devToken, { namePrefix: `_${p.slice(1)}` })).features).toEqual([]);
   });
 });
 
@@ -254,17 +241,17 @@ describe('GET /api/client/features: segments', () => {
     const query = { namePrefix: p };
     const inlineHeaders: Record<string, string>[] = [{}, { 'Unleash-Client-Spec': '4.1.0' }, { 'Unleash-Client-Spec': 'not-a-version' }];
     for (const headers of inlineHeaders) {
-      const { data, response } = await clientFeatures(devToken, query, headers);
+      const { data, response } = await clientFeaturesOn(app, devToken, query, headers);
       expect(response.status).toBe(200);
       expect(JSON.stringify(data)).not.toContain('"segments"');
       expect(data!.features[0]!.strategies).toEqual([{ name: 'default', parameters: {}, constraints: [ownConstraint, segmentConstraint], variants: [] }]);
     }
     // Without the header, no strategy anywhere carries segments.
-    const everything = await clientFeatures(devToken);
+    const everything = await clientFeaturesOn(app, devToken);
     expect(JSON.stringify(everything.data)).not.toContain('"segments"');
 
     for (const spec of ['4.2.0', '5.2.0']) {
-      const body = await featuresOf(devToken, query, { 'Unleash-Client-Spec': spec });
+      const body = await clientFeaturesRead(app, devToken, query, { 'Unleash-Client-Spec': spec });
       expect(body.features[0]!.strategies).toEqual([{ name: 'default', parameters: {}, constraints: [ownConstraint], variants: [], segments: [segment.id] }]);
       expect(body.segments).toEqual([{ id: segment.id, name: p, constraints: [segmentConstraint] }]);
     }
@@ -279,20 +266,20 @@ describe('GET /api/client/features: ETag', () => {
     const query = { namePrefix: p };
     const etagOf = (result: { response: Response }) => result.response.headers.get('etag');
 
-    const first = await clientFeatures(devToken, query);
+    const first = await clientFeaturesOn(app, devToken, query);
     const etag = etagOf(first)!;
     expect(etag).toMatch(/^"[^"]+"$/);
-    expect(etagOf(await clientFeatures(devToken, query))).toBe(etag);
+    expect(etagOf(await clientFeaturesOn(app, devToken, query))).toBe(etag);
     expect(first.data!.features[0]!.enabled).toBe(false);
 
     for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, `W/"other",W/${etag}`]) {
-      const { error, response } = await clientFeatures(devToken, query, { 'If-None-Match': ifNoneMatch });
+      const { error, response } = await clientFeaturesOn(app, devToken, query, { 'If-None-Match': ifNoneMatch });
       expect(response.status, ifNoneMatch).toBe(304);
       // The client reads a non-2xx body as text: the empty string for no body.
       expect(error).toBe('');
     }
     for (const ifNoneMatch of ['"stale:1:v1"', `"${etag.slice(1, -2)}"`, 'W/"other"']) {
-      const result = await clientFeatures(devToken, query, { 'If-None-Match': ifNoneMatch });
+      const result = await clientFeaturesOn(app, devToken, query, { 'If-None-Match': ifNoneMatch });
       expect(result.response.status, ifNoneMatch).toBe(200);
       expect(result.data).toEqual(first.data);
       expect(etagOf(result)).toBe(etag);
@@ -301,21 +288,21 @@ describe('GET /api/client/features: ETag', () => {
     // Changes that cannot affect the answer keep the ETag.
     expect((await app.admin.POST('/api/admin/tag-types', { body: { name: unique('tt') } })).response.status).toBe(201);
     await newApiToken(app, { type: 'client', environment: 'development' });
-    expect(etagOf(await clientFeatures(devToken, query))).toBe(etag);
-    expect((await clientFeatures(devToken, query, { 'If-None-Match': etag })).response.status).toBe(304);
+    expect(etagOf(await clientFeaturesOn(app, devToken, query))).toBe(etag);
+    expect((await clientFeaturesOn(app, devToken, query, { 'If-None-Match': etag })).response.status).toBe(304);
 
     // A toggle is seen by the very next request, with a new ETag.
     await turnOn(flag, 'development');
-    const toggled = await clientFeatures(devToken, query, { 'If-None-Match': etag });
+    const toggled = await clientFeaturesOn(app, devToken, query, { 'If-None-Match': etag });
     expect(toggled.response.status).toBe(200);
     expect(toggled.data!.features[0]!.enabled).toBe(true);
     const etag2 = etagOf(toggled)!;
     expect(etag2).toMatch(/^"[^"]+"$/);
     expect(etag2).not.toBe(etag);
-    expect((await clientFeatures(devToken, query, { 'If-None-Match': etag2 })).response.status).toBe(304);
+    expect((await clientFeaturesOn(app, devToken, query, { 'If-None-Match': etag2 })).response.status).toBe(304);
 
     await turnOff(flag, 'development');
-    const back = await clientFeatures(devToken, query, { 'If-None-Match': etag2 });
+    const back = await clientFeaturesOn(app, devToken, query, { 'If-None-Match': etag2 });
     expect(back.response.status).toBe(200);
     expect(back.data!.features[0]!.enabled).toBe(false);
     expect(etagOf(back)).not.toBe(etag2);
@@ -324,11 +311,11 @@ describe('GET /api/client/features: ETag', () => {
   it('differs between request shapes', async () => {
     const p = unique('shapes');
     await createFlag('default', `${p}.flag`);
-    const plain = await clientFeatures(devToken, { namePrefix: p });
-    const spec = await clientFeatures(devToken, { namePrefix: p }, { 'Unleash-Client-Spec': '5.2.0' });
+    const plain = await clientFeaturesOn(app, devToken, { namePrefix: p });
+    const spec = await clientFeaturesOn(app, devToken, { namePrefix: p }, { 'Unleash-Client-Spec': '5.2.0' });
     const plainEtag = plain.response.headers.get('etag')!;
     expect(plainEtag).not.toBe(spec.response.headers.get('etag'));
-    expect((await clientFeatures(devToken, { namePrefix: p }, { 'Unleash-Client-Spec': '5.2.0', 'If-None-Match': plainEtag })).response.status).toBe(200);
+    expect((await clientFeaturesOn(app, devToken, { namePrefix: p }, { 'Unleash-Client-Spec': '5.2.0', 'If-None-Match': plainEtag })).response.status).toBe(200);
   });
 });
 
@@ -375,19 +362,19 @@ describe('GET /api/client/features/{featureName}', () => {
     await addStrategy(flag, { name: 'flexibleRollout', parameters: { rollout: 25, stickiness: 'default', groupId: flag } });
     await turnOn(flag, 'development');
 
-    const list = await featuresOf(devToken, { namePrefix: p });
-    const { data, response } = await clientFeature(devToken, flag);
+    const list = await clientFeaturesRead(app, devToken, { namePrefix: p });
+    const { data, response } = await clientFeatureOn(app, devToken, flag);
     expect(response.status).toBe(200);
     expect(data).not.toHaveProperty('version');
     expect(data).toEqual(list.features[0]);
     expect(data).toMatchObject({ name: flag, enabled: true, strategy: 'flexibleRollout', parameters: { rollout: '25' } });
 
-    const production = await clientFeature(prodToken, flag);
+    const production = await clientFeatureOn(app, prodToken, flag);
     expect(production.data!.enabled).toBe(false);
 
-    expectError(await clientFeature(devToken, unique('missing')), 404, 'NotFoundError');
+    expectError(await clientFeatureOn(app, devToken, unique('missing')), 404, 'NotFoundError');
     await archiveFlag('default', flag);
-    expectError(await clientFeature(devToken, flag), 404, 'NotFoundError');
+    expectError(await clientFeatureOn(app, devToken, flag), 404, 'NotFoundError');
   });
 });
 
@@ -413,7 +400,7 @@ describe('client API errors', () => {
   });
 
   it('accepts the token with a Bearer prefix', async () => {
-    const { data, response } = await clientFeatures(`Bearer ${devToken}`, { namePrefix: unique('bearer') });
+    const { data, response } = await clientFeaturesOn(app, `Bearer ${devToken}`, { namePrefix: unique('bearer') });
     expect(response.status).toBe(200);
     expect(data).toEqual({ version: 1, features: [] });
   });

@@ -2,12 +2,10 @@
 // bring the SDK from there to now. Polls only, no streams (the wire and streaming are tests/client-stream-wire.test.ts),
 // so that the file is quick enough to run once per mutant of domain/client-features/delta.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { operations } from '../client/index.js';
 import { startTestApp, type TestApp } from './support/app.js';
+import { hydratedDelta, type DeltaQuery } from './support/client-api.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { fixtures, newApiToken } from './support/fixtures.js';
-
-type DeltaQuery = NonNullable<operations['getClientDelta']['parameters']['query']>;
 
 let app: TestApp;
 let token: string;
@@ -33,11 +31,7 @@ async function poll(etag?: string, query: DeltaQuery = {}) {
 }
 
 /** A first poll: a hydration; answers the ETag to send back. */
-async function hydrated(query: DeltaQuery = {}): Promise<string> {
-  const { events, etag } = await poll(undefined, query);
-  expect(events.map((e) => e.type)).toEqual(['hydration']);
-  return etag;
-}
+const hydrated = (query: DeltaQuery = {}) => hydratedDelta(app, token, query);
 
 const revisionIn = (etag: string) => Number(/^"(\d+)"$/.exec(etag)![1]);
 const moveFlag = (featureName: string, projectId: string, newProjectId: string) =>

@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
+import { clientFeaturesRead, flagNames } from './support/client-api.js';
 import { fixtures, newApiToken } from './support/fixtures.js';
 
 let app: TestApp;
@@ -15,20 +16,13 @@ const { newProject, createFlag, turnOn, addStrategy, createSegment } = fixtures(
 
 const segmentAware = { 'unleash-client-spec': '4.2.0' };
 
-async function features(token: string, query: { project?: string[] } = {}, headers: Record<string, string> = {}) {
-  const { data, error, response } = await app.clientWith(token).GET('/api/client/features', { params: { query }, headers });
-  expect(response.status, JSON.stringify(error)).toBe(200);
-  return data!;
-}
-
-const names = (body: { features: { name: string }[] }) => body.features.map((f) => f.name);
 
 describe('the client features list', () => {
   it('stays in name order after a change to a flag created earlier', async () => {
     const project = await newProject('order');
     for (const name of ['order.b', 'order.c', 'order.a']) await createFlag(project, name);
     const token = await newApiToken(app, { type: 'client', environment: 'development', projects: [project] });
-    expect(names(await features(token))).toEqual(['order.a', 'order.b', 'order.c']);
+    expect(flagNames(await clientFeaturesRead(app, token))).toEqual(['order.a', 'order.b', 'order.c']);
 
     await turnOn('order.a', 'development', project);
     const changed = await app.admin.PUT('/api/admin/projects/{projectId}/features/{featureName}', {
@@ -36,7 +30,7 @@ describe('the client features list', () => {
       body: { description: 'changed' },
     });
     expect(changed.response.status, JSON.stringify(changed.error)).toBe(200);
-    expect(names(await features(token))).toEqual(['order.a', 'order.b', 'order.c']);
+    expect(flagNames(await clientFeaturesRead(app, token))).toEqual(['order.a', 'order.b', 'order.c']);
   });
 
   it('lists the segments in use in id order, not in the order of the flags that use them', async () => {
@@ -49,7 +43,7 @@ describe('the client features list', () => {
       await addStrategy(flag, { name: 'default', segments: [segment!] }, 'development', project);
     }
     const token = await newApiToken(app, { type: 'client', environment: 'development', projects: [project] });
-    const body = await features(token, {}, segmentAware);
+    const body = await clientFeaturesRead(app, token, {}, segmentAware);
     expect(body.segments!.map((s) => s.id)).toEqual([...ids].sort((a, b) => a - b));
   });
 
@@ -57,7 +51,7 @@ describe('the client features list', () => {
     const project = await newProject('legacy');
     await createFlag(project, 'legacy.bare');
     const token = await newApiToken(app, { type: 'client', environment: 'development', projects: [project] });
-    const [flag] = (await features(token)).features;
+    const [flag] = (await clientFeaturesRead(app, token)).features;
     expect(flag).toMatchObject({ name: 'legacy.bare', strategy: 'default', strategies: [] });
   });
 
@@ -67,7 +61,7 @@ describe('the client features list', () => {
     await turnOn('devonly.flag', 'development', project);
     const token = await newApiToken(app, { type: 'client', environment: 'production', projects: [project] });
     for (const headers of [{}, segmentAware]) {
-      const [flag] = (await features(token, {}, headers)).features;
+      const [flag] = (await clientFeaturesRead(app, token, {}, headers)).features;
       expect(flag).toMatchObject({ name: 'devonly.flag', enabled: false, strategies: [], variants: [] });
     }
   });
@@ -80,8 +74,8 @@ describe('answers of different request shapes', () => {
     const scoped = await newApiToken(app, { type: 'client', environment: 'development', projects: [project] });
     const everything = await newApiToken(app, { type: 'client', environment: 'development' });
 
-    expect(names(await features(scoped, { project: ['default'] }))).toEqual([]);
-    const all = names(await features(everything));
+    expect(flagNames(await clientFeaturesRead(app, scoped, { project: ['default'] }))).toEqual([]);
+    const all = flagNames(await clientFeaturesRead(app, everything));
     expect(all).toContain('shape-a.flag');
     expect(all.length).toBeGreaterThan(1);
   });

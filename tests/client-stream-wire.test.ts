@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { appWithClientTokens, fixtures, flagPath, newApiToken, until } from './support/fixtures.js';
+import { clientFeatureOn, clientFeaturesOn, hydratedDelta } from './support/client-api.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { eventsOf, openRawStream, openStream, type EventStream } from './support/sse.js';
 
@@ -46,19 +47,6 @@ function etagRevision(result: { response: Response }): number {
 
 /** As an SDK that takes segments apart asks: in the shape deltas use. */
 const segmentAware = { 'unleash-client-spec': '5.0.0' };
-/** GET /api/client/features, in the shape deltas use. */
-const clientFeatures = (token: string) => app.clientWith(token).GET('/api/client/features', { headers: segmentAware });
-/** GET /api/client/features/{featureName}, in the shape deltas use. */
-const clientFeature = (token: string, featureName: string) =>
-  app.clientWith(token).GET('/api/client/features/{featureName}', { params: { path: { featureName } }, headers: segmentAware });
-
-/** A first delta call (a hydration); answers its ETag, to send back. */
-async function hydrated(token: string): Promise<string> {
-  const { data, error, response } = await delta(token);
-  expect(response.status, JSON.stringify(error)).toBe(200);
-  expect(data!.events.map((e) => e.type)).toEqual(['hydration']);
-  return String(response.headers.get('etag'));
-}
 
 /** A client token for development that sees only `project`. */
 const scopedToken = (project: string, on: TestApp = app) => newApiToken(on, { type: 'client', environment: 'development', projects: [project] });
@@ -98,7 +86,7 @@ describe('GET /api/client/delta', () => {
     expect(events).toHaveLength(1);
     expect(Object.keys(events[0]!).sort()).toEqual(['eventId', 'features', 'segments', 'type']);
     expect(events[0]).toMatchObject({ type: 'hydration', eventId: revision });
-    const features = (await clientFeatures(devToken)).data!;
+    const features = (await clientFeaturesOn(app, devToken, {}, segmentAware)).data!;
     expect(events[0]!.features).toEqual(features.features);
     expect(events[0]!.segments).toEqual(features.segments);
     expect(events[0]!.features!.find((f) => f.name === flag)).toMatchObject({
@@ -111,7 +99,7 @@ describe('GET /api/client/delta', () => {
   });
 
   it('answers 304 to the ETag sent back when nothing changed', async () => {
-    const etag = await hydrated(devToken);
+    const etag = await hydratedDelta(app, devToken);
     const { data, error, response } = await delta(devToken, etag);
     expect(response.status).toBe(304);
     // The client reads a non-2xx body as text: the empty string for no body.
@@ -120,7 +108,7 @@ describe('GET /api/client/delta', () => {
 
   it('after a flag is turned on, answers only a feature-updated event for it, whose eventId and ETag are the new revision', async () => {
     const flag = await newFlag('turned-on');
-    const etag = await hydrated(devToken);
+    const etag = await hydratedDelta(app, devToken);
     await turnOn(flag);
     const revision = await latestEventId();
 
@@ -129,14 +117,14 @@ describe('GET /api/client/delta', () => {
     expect(etagRevision({ response })).toBe(revision);
     expect(data!.events).toHaveLength(1);
     expect(data!.events[0]).toMatchObject({ type: 'feature-updated', eventId: revision, feature: { name: flag, project: 'default', enabled: true } });
-    expect(data!.events[0]!.feature).toEqual((await clientFeature(devToken, flag)).data);
+    expect(data!.events[0]!.feature).toEqual((await clientFeatureOn(app, devToken, flag, segmentAware)).data);
   });
 
   it('after a flag is archived, answers a feature-removed event naming it and its project', async () => {
     const project = await newProject('archiving');
     const flag = await newFlag('archived', project);
     await turnOn(flag, 'development', project);
-    const etag = await hydrated(devToken);
+    const etag = await hydratedDelta(app, devToken);
     await archiveFlag(project, flag);
     const revision = await latestEventId();
 
@@ -149,11 +137,11 @@ describe('GET /api/client/delta', () => {
   it('after a flag moved to another project, answers a token of the project it left a feature-removed event naming that project', async () => {
     const { flag, from, to } = await movableFlag('moved-away');
     const token = await scopedToken(from);
-    const etag = await hydrated(token);
+    const etag = await hydratedDelta(app, token);
     await move(flag, from, to);
     const revision = await latestEventId();
 
-    expect((await clientFeatures(token)).data!.features.map((f) => f.name)).not.toContain(flag);
+    expect((await clientFeaturesOn(app, token, {}, segmentAware)).data!.features.map((f) => f.name)).not.toContain(flag);
     const { data, error, response } = await delta(token, etag);
     expect(response.status, JSON.stringify(error)).toBe(200);
     expect(data!.events).toEqual([{ type: 'feature-removed', eventId: revision, featureName: flag, project: from }]);
@@ -162,7 +150,7 @@ describe('GET /api/client/delta', () => {
   it('after a flag moved to another project, answers a token of the project it joined a feature-updated event for it', async () => {
     const { flag, from, to } = await movableFlag('moved-in');
     const token = await scopedToken(to);
-    const etag = await hydrated(token);
+    const etag = await hydratedDelta(app, token);
     await move(flag, from, to);
 
     const { data, error, response } = await delta(token, etag);
@@ -175,7 +163,7 @@ describe('GET /api/client/delta', () => {
     const flag = await newFlag('segmented');
     await addStrategy(flag, { name: 'default', segments: [segment.id] });
     await turnOn(flag);
-    const etag = await hydrated(devToken);
+    const etag = await hydratedDelta(app, devToken);
     const constraints = [{ contextName: 'userId', operator: 'IN' as const, values: ['bob'], caseInsensitive: false, inverted: false }];
     const updated = await app.admin.PUT('/api/admin/segments/{segmentId}', { params: { path: { segmentId: segment.id } }, body: { name: segment.name, constraints } });
     expect(updated.response.status, JSON.stringify(updated.error)).toBe(204);
@@ -193,7 +181,7 @@ describe('GET /api/client/delta', () => {
     ['garbage', async () => '"not-a-revision"'],
     ['a weak validator of garbage', async () => 'W/"x1"'],
     ['a revision newer than the current one', async () => `"${(await latestEventId()) + 1_000_000}"`],
-    ['the ETag of /api/client/features', async () => String((await clientFeatures(devToken)).response.headers.get('etag'))],
+    ['the ETag of /api/client/features', async () => String((await clientFeaturesOn(app, devToken, {}, segmentAware)).response.headers.get('etag'))],
   ])('answers a hydration to If-None-Match holding %s', async (_label, etag) => {
     const { data, error, response } = await delta(devToken, await etag());
     expect(response.status, JSON.stringify(error)).toBe(200);
@@ -205,7 +193,7 @@ describe('GET /api/client/delta', () => {
     const project = await newProject('scoped-delta');
     await newFlag('own', project);
     const token = await scopedToken(project);
-    const etag = await hydrated(token);
+    const etag = await hydratedDelta(app, token);
     await turnOn(await newFlag('elsewhere'));
 
     const { data, error, response } = await delta(token, etag);
@@ -214,7 +202,7 @@ describe('GET /api/client/delta', () => {
 
   it('answers 304 to a token of one environment after a change in another', async () => {
     const flag = await newFlag('production-only');
-    const etag = await hydrated(devToken);
+    const etag = await hydratedDelta(app, devToken);
     await turnOn(flag, 'production');
 
     const { data, error, response } = await delta(devToken, etag);

@@ -1,4 +1,4 @@
-import type { components } from 'flag-service/client';
+import type { components } from '../client/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueNames } from './support/events.js';
 import { expectError, startTestApp, type TestApp } from './support/app.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { components, operations } from 'flag-service/client';
+import type { components, operations } from '../client/index.js';
 import type { ServiceClient } from '../client/index.js';
 import { expectError, startTestApp, type TestApp } from './support/app.js';
 import { eventReader, uniqueNames } from './support/events.js';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { operations } from 'flag-service/client';
+import type { operations } from '../client/index.js';
 import * as t from '../db/schema.js';
 import { uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';

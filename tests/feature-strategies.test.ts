@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { components } from 'flag-service/client';
+import type { components } from '../client/index.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { envPath, fixtures } from './support/fixtures.js';

@@ -1,7 +1,7 @@
 // A client token for several projects (`[]:<environment>.<secret>`) reads exactly those projects, on every
 // client endpoint that scopes by project; the `project` query narrows it and never widens it.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { operations } from 'flag-service/client';
+import type { operations } from '../client/index.js';
 import { expectError, startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
 import { fixtures, newApiToken } from './support/fixtures.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { components } from 'flag-service/client';
+import type { components } from '../client/index.js';
 import type { ServiceClient } from '../client/index.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { eventReader, uniqueNames } from './support/events.js';

@@ -29,7 +29,7 @@ function parse(text: string): Sample[] {
 const { createFlag, archiveFlag } = fixtures(() => app, uniqueNames());
 
 /** A poll of the client API with the admin token and these headers. */
-const poll = (headers: Record<string, string> = {}, on = app) => on.admin.GET('/api/client/features', { headers });
+const pollAsAdmin = (headers: Record<string, string> = {}, on = app) => on.admin.GET('/api/client/features', { headers });
 
 /** Raw: the scrape endpoint is not an operation of the contract. */
 async function scrape(on = app) {
@@ -88,11 +88,11 @@ describe('GET /internal-backstage/prometheus', () => {
   it('counts client API polls and 304s, and labels them with the SDK application name', async () => {
     const before = (await scrape()).samples;
     const headers = { 'unleash-appname': 'checkout-service' };
-    const first = await poll(headers);
+    const first = await pollAsAdmin(headers);
     expect(first.response.status).toBe(200);
-    const second = await poll({ ...headers, 'if-none-match': String(first.response.headers.get('etag')) });
+    const second = await pollAsAdmin({ ...headers, 'if-none-match': String(first.response.headers.get('etag')) });
     expect(second.response.status).toBe(304);
-    await poll({ 'service-appname': 'billing' });
+    await pollAsAdmin({ 'service-appname': 'billing' });
     const after = (await scrape()).samples;
     expect(value(after, 'client_api_requests_total') - value(before, 'client_api_requests_total')).toBe(3);
     expect(value(after, 'client_api_not_modified_total') - value(before, 'client_api_not_modified_total')).toBe(1);
@@ -113,7 +113,7 @@ describe('GET /internal-backstage/prometheus', () => {
   });
 
   it('truncates the application name', async () => {
-    await poll({ 'unleash-appname': 'a'.repeat(500) });
+    await pollAsAdmin({ 'unleash-appname': 'a'.repeat(500) });
     const names = (await scrape()).samples.map((s) => s.labels.appName ?? '');
     expect(names).toContain('a'.repeat(64));
     expect(Math.max(...names.map((n) => n.length))).toBeLessThanOrEqual(64);
@@ -149,8 +149,8 @@ describe('GET /internal-backstage/prometheus', () => {
 
   it('keeps each app on its own registry, so that two apps run in one process', async () => {
     const other = await startTestApp();
-    await poll({}, other);
-    await poll({}, other);
+    await pollAsAdmin({}, other);
+    await pollAsAdmin({}, other);
     const mine = value((await scrape()).samples, 'client_api_requests_total');
     const theirs = value((await scrape(other)).samples, 'client_api_requests_total');
     expect(theirs).toBe(2);

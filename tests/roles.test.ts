@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { components } from 'flag-service/client';
+import type { components } from '../client/index.js';
 import * as t from '../db/schema.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { operations } from 'flag-service/client';
+import type { operations } from '../client/index.js';
 import { expectError, startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
 import { fixtures } from './support/fixtures.js';

@@ -1,7 +1,8 @@
 // Changing a segment that SDKs are served changes what they get: the old ETag is answered 200 with the new
 // constraints, both where segments are listed (Unleash-Client-Spec >= 4.2.0) and where they are inlined.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { components } from 'flag-service/client';
+import type { components } from '../client/index.js';
+import { clientFeaturesOn } from './support/client-api.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
 import { fixtures, newApiToken } from './support/fixtures.js';
@@ -30,7 +31,6 @@ beforeAll(async () => {
 
 const segmentAware = { 'unleash-client-spec': '4.2.0' };
 
-const features = (headers: Record<string, string> = {}) => app.clientWith(token).GET('/api/client/features', { headers });
 
 /** The constraints SDKs get for the flag's strategy: the segment's inlined, or the listed segment's. */
 function servedConstraints(body: ClientFeatures | undefined, inline: boolean) {
@@ -42,15 +42,15 @@ function servedConstraints(body: ClientFeatures | undefined, inline: boolean) {
 
 describe('a changed segment', () => {
   it('is served with its new constraints, and the ETags served before it changed get 200', async () => {
-    const listedBefore = await features(segmentAware);
-    const inlinedBefore = await features();
+    const listedBefore = await clientFeaturesOn(app, token, {}, segmentAware);
+    const inlinedBefore = await clientFeaturesOn(app, token);
     expect(servedConstraints(listedBefore.data, false)).toEqual([oldConstraint]);
     expect(servedConstraints(inlinedBefore.data, true)).toEqual([ownConstraint, oldConstraint]);
     const listedEtag = String(listedBefore.response.headers.get('etag'));
     const inlinedEtag = String(inlinedBefore.response.headers.get('etag'));
     // Unchanged, both ETags still hold.
-    expect((await features({ ...segmentAware, 'if-none-match': listedEtag })).response.status).toBe(304);
-    expect((await features({ 'if-none-match': inlinedEtag })).response.status).toBe(304);
+    expect((await clientFeaturesOn(app, token, {}, { ...segmentAware, 'if-none-match': listedEtag })).response.status).toBe(304);
+    expect((await clientFeaturesOn(app, token, {}, { 'if-none-match': inlinedEtag })).response.status).toBe(304);
 
     const updated = await app.admin.PUT('/api/admin/segments/{segmentId}', {
       params: { path: { segmentId } },
@@ -58,12 +58,12 @@ describe('a changed segment', () => {
     });
     expect(updated.response.status, JSON.stringify(updated.error)).toBe(204);
 
-    const listedAfter = await features({ ...segmentAware, 'if-none-match': listedEtag });
+    const listedAfter = await clientFeaturesOn(app, token, {}, { ...segmentAware, 'if-none-match': listedEtag });
     expect(listedAfter.response.status).toBe(200);
     expect(listedAfter.response.headers.get('etag')).not.toBe(listedEtag);
     expect(servedConstraints(listedAfter.data, false)).toEqual([newConstraint]);
 
-    const inlinedAfter = await features({ 'if-none-match': inlinedEtag });
+    const inlinedAfter = await clientFeaturesOn(app, token, {}, { 'if-none-match': inlinedEtag });
     expect(inlinedAfter.response.status).toBe(200);
     expect(inlinedAfter.response.headers.get('etag')).not.toBe(inlinedEtag);
     expect(servedConstraints(inlinedAfter.data, true)).toEqual([ownConstraint, newConstraint]);

@@ -1,7 +1,7 @@
 // Variant weights as Unleash computes them: fixed weights kept; what they leave of 1000 shared among the
 // variable variants as floor(rest / count), the remainder one each to the first variable variants in order.
 // Exact weights for 6 and 7 variants (where rounding instead of flooring shows), summing to 1000.
-import type { components } from 'flag-service/client';
+import type { components } from '../client/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueNames } from './support/events.js';
 import { expectError, startTestApp, type TestApp } from './support/app.js';

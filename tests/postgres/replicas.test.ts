@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filePostgresDatabase, startTestApp, type TestApp } from '../support/app.js';
 import { uniqueNames } from '../support/events.js';
 import { envPath, fixtures, flagPath, newApiToken, ok } from '../support/fixtures.js';
+import { clientFeaturesOn } from '../support/client-api.js';
 import { clientAs, sessionOf } from '../support/users.js';
 
 let first: TestApp;
@@ -13,13 +14,10 @@ const unique = uniqueNames();
 const onFirst = fixtures(() => first, unique);
 const onSecond = fixtures(() => second, unique);
 
-async function clientFeatures(app: TestApp, headers: Record<string, string> = {}) {
-  return app.clientWith(clientToken).GET('/api/client/features', { headers });
-}
 
 const enabledIn = (body: { features: { name: string; enabled: boolean }[] } | undefined, flag: string) =>
   body?.features.find((f) => f.name === flag)?.enabled;
-const enabledOn = async (app: TestApp, flag: string) => enabledIn((await clientFeatures(app)).data, flag);
+const enabledOn = async (app: TestApp, flag: string) => enabledIn((await clientFeaturesOn(app, clientToken)).data, flag);
 
 /** Polls until `check` holds; fails when `withinMs` passes first. */
 async function within(withinMs: number, what: string, check: () => Promise<boolean>) {
@@ -127,14 +125,14 @@ describe('when the database connections are cut', () => {
   it('keeps answering the client API with 200 and 304, and recovers by itself', async () => {
     await onFirst.createFlag('default', 'outage.flag');
     await within(1000, 'the flag reaching the second instance', async () => (await enabledOn(second, 'outage.flag')) === false);
-    const before = await clientFeatures(second);
+    const before = await clientFeaturesOn(second, clientToken);
     const etag = before.response.headers.get('etag')!;
 
     await terminateConnections();
-    const during = await clientFeatures(second);
+    const during = await clientFeaturesOn(second, clientToken);
     expect(during.response.status).toBe(200);
     expect(enabledIn(during.data, 'outage.flag')).toBe(false);
-    expect((await clientFeatures(second, { 'if-none-match': etag })).response.status).toBe(304);
+    expect((await clientFeaturesOn(second, clientToken, {}, { 'if-none-match': etag })).response.status).toBe(304);
 
     // The first writes after the cut may fail while the pool reconnects; the service must get there alone.
     await within(10_000, 'a change being accepted again', async () => {
