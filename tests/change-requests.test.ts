@@ -2,12 +2,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../client/index.js';
 import { expectError, startTestApp, type TestApp } from './support/app.js';
-import { approver, author, requireChangeRequests } from './support/change-requests.js';
+import { approver, author, proposeAs, requireChangeRequests } from './support/change-requests.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { envPath, fixtures, newApiToken } from './support/fixtures.js';
 import { clientAs, type TestUser } from './support/users.js';
 
-type ChangeRequestChangesInput = components['schemas']['ChangeRequestChangesInput'];
 type UpdateChangeRequestState = components['schemas']['UpdateChangeRequestState'];
 
 let app: TestApp;
@@ -16,15 +15,6 @@ let reviewer: TestUser;
 const unique = uniqueNames();
 const { newFlag, flagEnvironment } = fixtures(() => app, unique);
 const events = eventReader(() => app);
-
-async function propose(user: TestUser, body: ChangeRequestChangesInput) {
-  const result = await clientAs(app, user).POST('/api/admin/projects/{projectId}/environments/{environment}/change-requests', {
-    params: { path: { projectId: 'default', environment: 'production' } },
-    body,
-  });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(200);
-  return result.data!;
-}
 
 const moveTo = (user: TestUser, changeRequestId: number, state: UpdateChangeRequestState['state']) =>
   clientAs(app, user).PUT('/api/admin/projects/{projectId}/change-requests/{changeRequestId}/state', {
@@ -48,7 +38,7 @@ beforeAll(async () => {
 describe('a full cycle', () => {
   it('two changes proposed, approved by another user and applied reach SDKs with their events', async () => {
     const flag = await newFlag('cycle');
-    const draft = await propose(writer, [
+    const draft = await proposeAs(app, writer, [
       { feature: flag, action: 'addStrategy', payload: { name: 'flexibleRollout', parameters: { rollout: 25 } } },
       { feature: flag, action: 'updateEnabled', payload: { enabled: true } },
     ]);

@@ -27,7 +27,7 @@ async function withConstraint(constraint: Omit<Constraint, 'contextName'>) {
   return { added, listed: await strategiesOf(flag) };
 }
 
-async function expectRefused(constraint: Omit<Constraint, 'contextName'>, mention: string) {
+async function expectConstraintRefused(constraint: Omit<Constraint, 'contextName'>, mention: string) {
   const { added, listed } = await withConstraint(constraint);
   const message = expectError(added, 400, 'ValidationError').message;
   expect(message).toContain('constraints[0]');
@@ -45,7 +45,7 @@ describe('one value or a list', () => {
   });
 
   it('refuses two items in `values` for an operator that needs one value', async () => {
-    await expectRefused({ operator: 'NUM_EQ', values: ['1', '2'] }, 'NUM_EQ needs one value');
+    await expectConstraintRefused({ operator: 'NUM_EQ', values: ['1', '2'] }, 'NUM_EQ needs one value');
   });
 
   it('takes a single `value` as the one item of a list operator\'s values', async () => {
@@ -56,13 +56,13 @@ describe('one value or a list', () => {
   });
 
   it('refuses an empty value for REGEX, which would match everything', async () => {
-    await expectRefused({ operator: 'REGEX', value: '' }, 'REGEX needs one value');
+    await expectConstraintRefused({ operator: 'REGEX', value: '' }, 'REGEX needs one value');
   });
 });
 
 describe('numbers, dates and versions', () => {
   it.each(['v12', '1x5', '1.', '.5', '+3'])('refuses %s for NUM_GT: only digits, an optional minus and decimals', async (value) => {
-    await expectRefused({ operator: 'NUM_GT', value }, `"${value}" is not a number`);
+    await expectConstraintRefused({ operator: 'NUM_GT', value }, `"${value}" is not a number`);
   });
 
   it.each([
@@ -72,7 +72,7 @@ describe('numbers, dates and versions', () => {
     ['31 April', '2024-04-31T00:00:00Z'],
     ['29 February of a common year', '2023-02-29T00:00:00Z'],
   ])('refuses a date-time with %s for DATE_AFTER', async (_case, value) => {
-    await expectRefused({ operator: 'DATE_AFTER', value }, 'is not an RFC 3339 date-time');
+    await expectConstraintRefused({ operator: 'DATE_AFTER', value }, 'is not an RFC 3339 date-time');
   });
 
   it.each([
@@ -88,13 +88,13 @@ describe('numbers, dates and versions', () => {
   });
 
   it.each(['1.2.3 ', ' 1.2.3', '1.2.3\n'])('refuses the version %j, which semver would trim, for SEMVER_EQ', async (value) => {
-    await expectRefused({ operator: 'SEMVER_EQ', value }, 'is not a valid semantic version');
+    await expectConstraintRefused({ operator: 'SEMVER_EQ', value }, 'is not a valid semantic version');
   });
 });
 
 describe('REGEX', () => {
   it('says why RE2 refuses a pattern, in RE2\'s words without its "error parsing regexp" prefix', async () => {
-    const message = await expectRefused({ operator: 'REGEX', value: '(?=a)' }, 'invalid or unsupported Perl syntax: `(?=`');
+    const message = await expectConstraintRefused({ operator: 'REGEX', value: '(?=a)' }, 'invalid or unsupported Perl syntax: `(?=`');
     expect(message).not.toContain('error parsing regexp');
   });
 });

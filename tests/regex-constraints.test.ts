@@ -27,7 +27,7 @@ const strategyRoute = `${strategiesRoute}/{strategyId}` as const;
 const segmentRoute = '/api/admin/segments/{segmentId}';
 
 /** Tries to add a `default` strategy with the constraint to the flag in development. */
-const postStrategy = (flag: string, constraint: Constraint) =>
+const postConstrained = (flag: string, constraint: Constraint) =>
   app.admin.POST(strategiesRoute, { params: { path: envPath(flag) }, body: { name: 'default', constraints: [constraint] } });
 
 const readSegment = async (segmentId: number) => (await app.admin.GET(segmentRoute, { params: { path: { segmentId } } })).data!;
@@ -41,20 +41,20 @@ function expectRefusedNaming(response: Parameters<typeof expectError>[0], patter
 describe('REGEX constraints on strategies', () => {
   it.each(re2Patterns)('accepts the RE2 pattern %s and stores it as sent', async (pattern) => {
     const flag = await newFlag('regex-flag');
-    const response = await postStrategy(flag, regex(pattern));
+    const response = await postConstrained(flag, regex(pattern));
     expect(response.response.status, JSON.stringify(response.error)).toBe(200);
     expect((await strategiesOf(flag))[0]!.constraints[0]).toMatchObject({ operator: 'REGEX', value: pattern });
   });
 
   it('accepts an RE2 pattern with an inline flag when caseInsensitive is set too', async () => {
     const flag = await newFlag('regex-flag');
-    const response = await postStrategy(flag, regex('^(?i)abc$', { caseInsensitive: true }));
+    const response = await postConstrained(flag, regex('^(?i)abc$', { caseInsensitive: true }));
     expect(response.response.status, JSON.stringify(response.error)).toBe(200);
   });
 
   it.each(notRe2Patterns)('refuses %s, which RE2 does not support, with 400 naming the constraint, adding nothing', async (pattern) => {
     const flag = await newFlag('regex-flag');
-    expectRefusedNaming(await postStrategy(flag, regex(pattern)), pattern);
+    expectRefusedNaming(await postConstrained(flag, regex(pattern)), pattern);
     expect(await strategiesOf(flag)).toEqual([]);
   });
 

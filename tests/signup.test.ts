@@ -52,7 +52,7 @@ async function getToken(secret: string): Promise<SignupToken> {
   return data!;
 }
 
-async function listTokens(): Promise<SignupToken[]> {
+async function inviteTokens(): Promise<SignupToken[]> {
   const { data, error, response } = await app.admin.GET(tokensRoute);
   expect(response.status, JSON.stringify(error)).toBe(200);
   return data!.tokens;
@@ -166,7 +166,7 @@ describe('reading signup tokens', () => {
     const older = await createSignupToken({ name: 'older' });
     await sleep(5);
     const newer = await createSignupToken({ name: 'newer' });
-    const tokens = await listTokens();
+    const tokens = await inviteTokens();
     const secrets = tokens.map((token) => token.secret);
     expect(secrets).toContain(older.secret);
     expect(secrets.indexOf(newer.secret)).toBeLessThan(secrets.indexOf(older.secret));
@@ -278,7 +278,7 @@ describe('validating signup tokens (public)', () => {
     await expired;
     expect(expectError(await validate(token.secret), 400, 'ValidationError').message).toMatch(/expired/);
     expect(await getToken(token.secret)).toEqual({ ...token, enabled: false });
-    const listed = await listTokens();
+    const listed = await inviteTokens();
     expect(listed.find((listedToken) => listedToken.secret === token.secret)?.enabled).toBe(false);
   });
 
@@ -312,7 +312,7 @@ describe('signing up with a token (public)', () => {
     });
 
     expect((await getToken(token.secret)).users).toEqual([user]);
-    const listed = await listTokens();
+    const listed = await inviteTokens();
     expect(listed.find((listedToken) => listedToken.secret === token.secret)?.users).toEqual([user]);
 
     const events = await eventsSince(since);
@@ -342,7 +342,7 @@ describe('signing up with a token (public)', () => {
     expect(response.status, JSON.stringify(error)).toBe(200);
     const eventsText = JSON.stringify((await app.admin.GET('/api/admin/events')).data);
     const tokenText = JSON.stringify(await getToken(token.secret));
-    const listText = JSON.stringify(await listTokens());
+    const listText = JSON.stringify(await inviteTokens());
     for (const text of [JSON.stringify(data), eventsText, tokenText, listText, ...app.logs]) {
       expect(text).not.toContain('scrypt$');
       expect(text).not.toContain(password);

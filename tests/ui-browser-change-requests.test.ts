@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../generated/api.js';
 import type { TestApp } from './support/app.js';
 import { expectAccessible, screenshot, signedIn } from './support/browser.js';
-import { approver, author } from './support/change-requests.js';
+import { approver, author, proposeAs } from './support/change-requests.js';
 import { uniqueNames } from './support/events.js';
 import { fixtures, ok, until } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
@@ -16,7 +16,6 @@ import { loaded, openDialog, save, visit } from './support/ui-dialogs.js';
 import { clientAs, createUser, type TestUser } from './support/users.js';
 
 type ChangeRequest = components['schemas']['ChangeRequest'];
-type ChangeRequestChanges = components['schemas']['ChangeRequestChangesInput'];
 type ChangeRequestStateUpdate = components['schemas']['UpdateChangeRequestState'];
 
 let app: TestApp;
@@ -32,11 +31,9 @@ const { createFlag, flagEnvironment, archiveFlag } = fixtures(() => app, uniqueN
 /** The change request as the admin reads it. */
 const requestOf = (changeRequestId: number) =>
   ok(app.admin.GET('/api/admin/projects/{projectId}/change-requests/{changeRequestId}', { params: { path: { projectId, changeRequestId } } }));
-const read = () => requestOf(id);
+const current = () => requestOf(id);
 const changesOf = (request: ChangeRequest) => request.features.flatMap((f) => f.changes.map((c) => ({ feature: f.name, action: c.action, payload: c.payload })));
 /** Proposes the changes in production as the user; answers the draft. */
-const propose = (user: TestUser, body: ChangeRequestChanges) =>
-  ok(clientAs(app, user).POST('/api/admin/projects/{projectId}/environments/{environment}/change-requests', { params: { path: { projectId, environment: 'production' } }, body }));
 
 /** Loads the change requests page afresh. */
 const visitRequests = (page: Page) => visit(page, '/change-requests', 'Change requests');
@@ -70,7 +67,7 @@ describe('an admin configures change requests', () => {
 describe("the author works on their draft in the browser", () => {
   beforeAll(async () => {
     editor = await author(app);
-    const draft = await propose(editor, [
+    const draft = await proposeAs(app, editor, [
       { feature: 'checkout', action: 'updateEnabled', payload: { enabled: false } },
       { feature: 'checkout', action: 'addStrategy', payload: { name: 'default' } },
     ]);
@@ -84,7 +81,7 @@ describe("the author works on their draft in the browser", () => {
     await dialog.getByRole('textbox', { name: 'Title' }).fill('Open the new checkout');
     await save(dialog, 'Rename');
     await card(editorPage).getByRole('heading', { name: `#${id} Open the new checkout` }).waitFor();
-    expect(await read()).toMatchObject({ title: 'Open the new checkout', state: 'Draft' });
+    expect(await current()).toMatchObject({ title: 'Open the new checkout', state: 'Draft' });
   });
 
   it('comments on it', async () => {
@@ -92,11 +89,11 @@ describe("the author works on their draft in the browser", () => {
     await card(editorPage).getByRole('button', { name: 'Add comment' }).click();
     await card(editorPage).getByText('Ready once the payment team agrees.').waitFor();
     await expect.poll(() => card(editorPage).getByRole('textbox', { name: 'Comment' }).inputValue()).toBe('');
-    expect((await read()).comments).toMatchObject([{ text: 'Ready once the payment team agrees.', createdBy: { id: editor.id } }]);
+    expect((await current()).comments).toMatchObject([{ text: 'Ready once the payment team agrees.', createdBy: { id: editor.id } }]);
   });
 
   it("edits a change's payload, refusing text that is not JSON before sending it", async () => {
-    const change = (await read()).features[0]!.changes.find((c) => c.action === 'updateEnabled')!;
+    const change = (await current()).features[0]!.changes.find((c) => c.action === 'updateEnabled')!;
     const name = `Edit change ${change.id} (updateEnabled of checkout)`;
     const dialog = await openDialog(editorPage, name, name, card(editorPage));
     const payload = dialog.getByRole('textbox', { name: 'Payload (JSON)' });
@@ -108,22 +105,22 @@ describe("the author works on their draft in the browser", () => {
     await expectAccessible(editorPage, 'the edit change dialog');
     await save(dialog, 'Save change');
     await card(editorPage).getByText('{"enabled":true}').waitFor();
-    expect(changesOf(await read())).toContainEqual({ feature: 'checkout', action: 'updateEnabled', payload: { enabled: true } });
+    expect(changesOf(await current())).toContainEqual({ feature: 'checkout', action: 'updateEnabled', payload: { enabled: true } });
   });
 
   it('discards one change', async () => {
-    const change = (await read()).features[0]!.changes.find((c) => c.action === 'addStrategy')!;
+    const change = (await current()).features[0]!.changes.find((c) => c.action === 'addStrategy')!;
     const group = card(editorPage).getByRole('group', { name: `Change ${change.id}: addStrategy` });
     const dialog = await openDialog(editorPage, 'Discard', `Discard change ${change.id} (addStrategy of checkout)?`, group);
     await save(dialog, 'Discard');
     await group.waitFor({ state: 'detached' });
-    expect(changesOf(await read())).toEqual([{ feature: 'checkout', action: 'updateEnabled', payload: { enabled: true } }]);
+    expect(changesOf(await current())).toEqual([{ feature: 'checkout', action: 'updateEnabled', payload: { enabled: true } }]);
   });
 
   it('sends it to review, after which the author may not approve it', async () => {
     await card(editorPage).getByRole('button', { name: 'Submit for review' }).click();
     await card(editorPage).getByText('In review', { exact: true }).waitFor();
-    expect((await read()).state).toBe('In review');
+    expect((await current()).state).toBe('In review');
     expect(await card(editorPage).getByRole('button', { name: 'Approve' }).count()).toBe(0);
     // Still the author's to rename and to cancel while in review.
     await card(editorPage).getByRole('button', { name: `Rename change request #${id}` }).waitFor();
@@ -143,7 +140,7 @@ describe('approvers review, schedule and apply it', () => {
       await visitRequests(page);
       await card(page).getByRole('button', { name: 'Approve', exact: true }).click();
       await card(page).getByText(`Approved by ${user.email}`).waitFor();
-      const request = await read();
+      const request = await current();
       expect(request.approvals.map((a) => a.createdBy.id)).toEqual(approvers.slice(0, i + 1).map((a) => a.user.id));
       expect(request.state).toBe(i === 0 ? 'In review' : 'Approved');
     }
@@ -158,7 +155,7 @@ describe('approvers review, schedule and apply it', () => {
     await expectAccessible(page, 'the schedule dialog');
     await save(dialog, 'Schedule');
     await card(page).getByText(/^Scheduled for/).waitFor();
-    expect(await read()).toMatchObject({ state: 'Scheduled', schedule: { scheduledAt: '2031-06-01T09:30:00.000Z', status: 'pending' } });
+    expect(await current()).toMatchObject({ state: 'Scheduled', schedule: { scheduledAt: '2031-06-01T09:30:00.000Z', status: 'pending' } });
 
     await card(page).getByRole('link', { name: `#${id} Open the new checkout` }).click();
     await page.getByRole('heading', { level: 1, name: `Change request #${id}` }).waitFor();
@@ -173,13 +170,13 @@ describe('approvers review, schedule and apply it', () => {
     const { page } = approvers[1]!;
     await card(page).getByRole('button', { name: 'Apply now' }).click();
     await card(page).getByText('Applied', { exact: true }).waitFor();
-    expect((await read()).state).toBe('Applied');
+    expect((await current()).state).toBe('Applied');
     expect(await flagEnvironment('checkout', 'production')).toMatchObject({ enabled: true });
   });
 
   it('shows why a schedule was suspended', async () => {
     await createFlag(projectId, 'legacy');
-    const draft = await propose(editor, { feature: 'legacy', action: 'updateEnabled', payload: { enabled: true } });
+    const draft = await proposeAs(app, editor, { feature: 'legacy', action: 'updateEnabled', payload: { enabled: true } });
     const state = (user: TestUser, body: ChangeRequestStateUpdate) =>
       ok(clientAs(app, user).PUT('/api/admin/projects/{projectId}/change-requests/{changeRequestId}/state', { params: { path: { projectId, changeRequestId: draft.id } }, body }));
     await state(editor, { state: 'In review' });

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { components, ServiceClient } from '../../client/index.js';
 import { call, type RawResponse, type TestApp } from './app.js';
 import { ok } from './fixtures.js';
-import { as, userWithSession, type TestUser } from './users.js';
+import { as, clientAs, userWithSession, type TestUser } from './users.js';
 
 /** Sets the project environment's change-request rule as the client; the typed answer. */
 export const configureChangeRequests = (client: ServiceClient, projectId: string, environment: string, body: components['schemas']['UpdateChangeRequestConfig']) =>
@@ -25,6 +25,10 @@ export async function approver(app: TestApp, project: string, environment: strin
   await ok(app.admin.POST('/api/admin/projects/{projectId}/access', { params: { path: { projectId: project } }, body: { roles: [role.id], users: [user.id] } }));
   return user;
 }
+
+/** Proposes the changes as the user in the project's environment (production by default), which must succeed; answers the request. */
+export const proposeAs = (app: TestApp, user: TestUser, body: components['schemas']['ChangeRequestChangesInput'], projectId = 'default', environment = 'production') =>
+  ok(clientAs(app, user).POST('/api/admin/projects/{projectId}/environments/{environment}/change-requests', { params: { path: { projectId, environment } }, body }), 200);
 
 /** An Editor: works on flags of the default project, may not skip change requests. */
 export const author = (app: TestApp) => userWithSession(app, 'Editor', 'author');
