@@ -1,10 +1,10 @@
 // What the frontend API evaluates: the flags a token shape sees, compiled once per snapshot (so once per change),
 // with the JSON of each flag's answer written once per variant. A request then costs one evaluation of every flag
 // and a concatenation; never a database read.
-import { createHash } from 'node:crypto';
 import type { ClientFeatureCache } from '../client-features/cache.js';
 import { clientFeatures, shapeKey, type Shape } from '../client-features/body.js';
 import type { Snapshot } from '../client-features/snapshot.js';
+import { FragmentList, fragmentOf, type JsonAnswer, type JsonFragment } from './fragments.js';
 import { compileFlags, evaluate, evaluateAll, type CompiledFlags, type EvaluatedVariant, type Evaluation, type EvaluationContext } from '../evaluation/index.js';
 
 /** Token shapes remembered; past this, the oldest half is forgotten. */
@@ -20,32 +20,11 @@ export interface FrontendToggle {
 
 const toggleOf = (answer: Evaluation): FrontendToggle => ({ name: answer.name, enabled: true, variant: answer.variant, impressionData: answer.impressionData });
 
-/** A toggle's JSON, with 64 bits of its SHA-1 for the answer's validator. */
-interface ToggleJson {
-  json: string;
-  high: number;
-  low: number;
-}
-
-function toggleJsonOf(answer: Evaluation): ToggleJson {
-  const json = JSON.stringify(toggleOf(answer));
-  const digest = createHash('sha1').update(json).digest();
-  return { json, high: digest.readInt32BE(0), low: digest.readInt32BE(4) };
-}
-
-/** An answer: its JSON, and a strong validator that depends on its content only. */
-export interface FrontendBody {
-  body: Buffer;
-  etag: string;
-}
-
-const base36 = (n: number) => (n >>> 0).toString(36).padStart(7, '0');
-
 /** The flags of one token shape in one snapshot, compiled, with their answers' JSON as it is first needed. */
 export class FrontendAnswers {
   readonly compiled: CompiledFlags;
   /** Per flag, its toggle per variant object (the engine shares them: a flag has few). */
-  private readonly toggles = new Map<string, Map<Readonly<EvaluatedVariant>, ToggleJson>>();
+  private readonly toggles = new Map<string, Map<Readonly<EvaluatedVariant>, JsonFragment>>();
 
   constructor(
     readonly snapshot: Snapshot,
@@ -55,26 +34,11 @@ export class FrontendAnswers {
     this.compiled = compileFlags(served.features, 'segments' in served ? served.segments : []);
   }
 
-  /**
-   * `{toggles}` for the context, as JSON: the flags on for it, in name order. Its ETag folds the toggles' own
-   * hashes in order (FNV-1a and a multiply-xorshift, 64 bits in all): equal answers share it, whatever the token
-   * or revision, and it costs no hashing of the body.
-   */
-  answer(context: EvaluationContext): FrontendBody {
-    let out = '{"toggles":[';
-    let count = 0;
-    let a = 0x811c9dc5;
-    let b = 0x9747b28c;
-    for (const answer of evaluateAll(this.compiled, context)) {
-      if (!answer.enabled) continue;
-      const toggle = this.toggleJson(answer);
-      out += count === 0 ? toggle.json : `,${toggle.json}`;
-      a = Math.imul(a ^ toggle.high, 0x01000193);
-      b = Math.imul(b ^ toggle.low, 0x5bd1e995);
-      b ^= b >>> 13;
-      count++;
-    }
-    return { body: Buffer.from(`${out}]}`), etag: `"${base36(a)}${base36(b)}-${count.toString(36)}"` };
+  /** `{toggles}` for the context, as JSON: the flags on for it, in name order. */
+  answer(context: EvaluationContext): JsonAnswer {
+    const list = new FragmentList('{"toggles":[', ']}');
+    for (const answer of evaluateAll(this.compiled, context)) if (answer.enabled) list.add(this.toggleJson(answer));
+    return list.finish();
   }
 
   /** The flag as the frontend API lists it, when it is on for the context. */
@@ -83,11 +47,11 @@ export class FrontendAnswers {
     return answer.enabled ? toggleOf(answer) : undefined;
   }
 
-  private toggleJson(answer: Evaluation): ToggleJson {
+  private toggleJson(answer: Evaluation): JsonFragment {
     let byVariant = this.toggles.get(answer.name);
     if (!byVariant) this.toggles.set(answer.name, (byVariant = new Map()));
     let toggle = byVariant.get(answer.variant);
-    if (toggle === undefined) byVariant.set(answer.variant, (toggle = toggleJsonOf(answer)));
+    if (toggle === undefined) byVariant.set(answer.variant, (toggle = fragmentOf(toggleOf(answer))));
     return toggle;
   }
 }

@@ -50,14 +50,26 @@ function valueOf(variant: Readonly<EvaluatedVariant>): unknown {
 
 const hasVariants = (flag: CompiledFlag) => flag.variants !== null || flag.strategies.some((strategy) => strategy.variants !== null);
 
-export function resolveFlag(flag: CompiledFlag, context: EvaluationContext): OfrepEvaluation {
+/** What decides a flag's answer for a context: the variant it gets and why. Equal outcomes give equal answers. */
+export interface Outcome {
+  variant: Readonly<EvaluatedVariant>;
+  reason: Reason;
+}
+
+export function outcomeOf(flag: CompiledFlag, context: EvaluationContext): Outcome {
   const decision = decide(flag, context);
-  const variant = variantFor(flag, decision, context);
-  const reason = reasonOf(flag, decision);
-  const metadata = { featureEnabled: decision !== false, variantEnabled: variant.enabled, impressionData: flag.impressionData };
+  return { variant: variantFor(flag, decision, context), reason: reasonOf(flag, decision) };
+}
+
+/** Whether an answer's reason means the flag is on for the context. */
+const featureEnabled = (reason: Reason) => reason !== 'DISABLED' && reason !== 'DEFAULT';
+
+export function evaluationOf(flag: CompiledFlag, { variant, reason }: Outcome): OfrepEvaluation {
+  const enabled = featureEnabled(reason);
+  const metadata = { featureEnabled: enabled, variantEnabled: variant.enabled, impressionData: flag.impressionData };
   // A flag with variants answers its variant; a flag that is off, or on without a variant for this context, answers
   // whether it is on. A flag with variants that is off answers no value: the application's default stands.
   if (variant.enabled) return { key: flag.name, reason, variant: variant.name, value: valueOf(variant), metadata };
-  if (decision === false && hasVariants(flag)) return { key: flag.name, reason, metadata };
-  return { key: flag.name, reason, value: decision !== false, metadata };
+  if (!enabled && hasVariants(flag)) return { key: flag.name, reason, metadata };
+  return { key: flag.name, reason, value: enabled, metadata };
 }

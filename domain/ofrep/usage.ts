@@ -2,7 +2,13 @@
 // application and flag with a few increments per answer, and handed to the usage store as reports before each of
 // its flushes (so the last ones at shutdown too).
 import type { ClientMetricsStore } from '../usage/client-metrics.js';
-import type { OfrepEvaluation } from './resolve.js';
+
+/** What is counted of one answer. */
+export interface CountedAnswer {
+  readonly key: string;
+  readonly enabled: boolean;
+  readonly variant?: string | undefined;
+}
 
 type Counts = { yes: number; no: number; variants: Record<string, number> };
 
@@ -17,7 +23,7 @@ class PendingEvaluations {
     store.addCollector(() => this.handOver());
   }
 
-  count(environment: string, appName: string, clientIp: string, answers: readonly OfrepEvaluation[]): void {
+  count(environment: string, appName: string, clientIp: string, answers: readonly CountedAnswer[]): void {
     this.clientIp = clientIp;
     let byApp = this.counts.get(environment);
     if (!byApp) this.counts.set(environment, (byApp = new Map()));
@@ -26,7 +32,7 @@ class PendingEvaluations {
     for (const answer of answers) {
       let counts = toggles.get(answer.key);
       if (!counts) toggles.set(answer.key, (counts = { yes: 0, no: 0, variants: {} }));
-      if (answer.metadata.featureEnabled) counts.yes++;
+      if (answer.enabled) counts.yes++;
       else counts.no++;
       if (answer.variant !== undefined) counts.variants[answer.variant] = (counts.variants[answer.variant] ?? 0) + 1;
     }
@@ -49,7 +55,7 @@ class PendingEvaluations {
 const pendingOf = new WeakMap<ClientMetricsStore, PendingEvaluations>();
 
 /** Counts the answers one request got. */
-export function countEvaluations(store: ClientMetricsStore, environment: string, appName: string, clientIp: string, answers: readonly OfrepEvaluation[]): void {
+export function countEvaluations(store: ClientMetricsStore, environment: string, appName: string, clientIp: string, answers: readonly CountedAnswer[]): void {
   let pending = pendingOf.get(store);
   if (!pending) pendingOf.set(store, (pending = new PendingEvaluations(store)));
   pending.count(environment, appName, clientIp, answers);
