@@ -1,12 +1,12 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { components, operations, ServiceClient } from '../client/index.js';
+import type { components, ServiceClient } from '../client/index.js';
 import { expectError, startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
 import { appWithClientTokens, fixtures, flagPath, newApiToken } from './support/fixtures.js';
 import { metrics, registration } from './support/sdk-reports.js';
-import { clientFeatureOn, clientFeaturesOn, clientFeaturesRead, flagNames, type ClientFeaturesQuery } from './support/client-api.js';
+import { clientFeatureOn, clientFeaturesOn, clientFeaturesRead, flagNames } from './support/client-api.js';
 
 type ClientMetrics = components['schemas']['ClientMetrics'];
 

@@ -1,13 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { components, operations } from '../client/index.js';
 import type { ServiceClient } from '../client/index.js';
 import { expectError, startTestApp, type TestApp } from './support/app.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { clientAs, userWithSession, type TestUser } from './support/users.js';
 import { fixtures, flagPath, newApiToken, ok } from './support/fixtures.js';
+import { searchProject, type SearchQuery } from './support/search.js';
 
-type SearchedFeature = components['schemas']['SearchedFeature'];
-type SearchQuery = NonNullable<operations['searchFeatures']['parameters']['query']>;
 
 let app: TestApp;
 let alice: TestUser;
@@ -33,12 +31,9 @@ const favoriteProject = (projectId: string, client: ServiceClient) => client.POS
 const unfavoriteProject = (projectId: string, client: ServiceClient) => client.DELETE(projectFavorites, { params: { path: { projectId } } });
 
 /** The flags of the project as the caller finds them, in the order search answers. */
-async function search(project: string, client: ServiceClient, query: SearchQuery = {}): Promise<SearchedFeature[]> {
-  return (await ok(client.GET('/api/admin/search/features', { params: { query: { project: `IS:${project}`, ...query } } }), 200)).features;
-}
 
 const favoritesIn = async (project: string, client: ServiceClient) =>
-  (await search(project, client)).filter((f) => f.favorite).map((f) => f.name);
+  (await searchProject(client, project)).filter((f) => f.favorite).map((f) => f.name);
 
 const createClientToken = () => newApiToken(app, { type: 'client' });
 
@@ -79,7 +74,7 @@ describe('favourite flags', () => {
     await ok(favorite(project, mine, by(alice)), 200);
     await ok(favorite(project, theirs, by(bob)), 200);
 
-    const seenBy = async (client: ServiceClient) => Object.fromEntries((await search(project, client)).map((f) => [f.name, f.favorite]));
+    const seenBy = async (client: ServiceClient) => Object.fromEntries((await searchProject(client, project)).map((f) => [f.name, f.favorite]));
     expect(await seenBy(by(alice))).toEqual({ [mine]: true, [theirs]: false, [nobodys]: false });
     expect(await seenBy(by(bob))).toEqual({ [mine]: false, [theirs]: true, [nobodys]: false });
     expect(await seenBy(app.admin)).toEqual({ [mine]: false, [theirs]: false, [nobodys]: false });
@@ -146,7 +141,7 @@ describe('favourites first in search', () => {
     await ok(favorite(project, flags.a, by(bob)), 200);
   });
 
-  const names = async (client: ServiceClient, query: SearchQuery) => (await search(project, client, query)).map((f) => f.name);
+  const names = async (client: ServiceClient, query: SearchQuery) => (await searchProject(client, project, query)).map((f) => f.name);
 
   it('puts the caller’s favourites first, each group in the asked order', async () => {
     const { a, b, c, d } = flags;

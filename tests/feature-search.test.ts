@@ -1,12 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { operations } from '../client/index.js';
 import * as t from '../db/schema.js';
 import { uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { fixtures, until } from './support/fixtures.js';
+import { foundSorted, namesFound, searchAs, sorted, type SearchQuery } from './support/search.js';
 
-type SearchQuery = NonNullable<operations['searchFeatures']['parameters']['query']>;
 
 let app: TestApp;
 beforeAll(async () => {
@@ -34,24 +33,6 @@ async function setCreatedAt(featureName: string, createdAt: Date) {
   await app.db.update(t.features).set({ createdAt }).where(eq(t.features.name, featureName));
 }
 
-/** The whole answer of a search that must succeed. */
-async function searchResult(query: SearchQuery) {
-  const { data, error, response } = await app.admin.GET('/api/admin/search/features', { params: { query } });
-  expect(response.status, JSON.stringify(error)).toBe(200);
-  return data!;
-}
-
-/** The names found, in the order answered. */
-async function search(query: SearchQuery): Promise<string[]> {
-  return (await searchResult(query)).features.map((f) => f.name);
-}
-
-/** The names found, sorted: for filters, where only the set matters. */
-async function found(query: SearchQuery): Promise<string[]> {
-  return (await search(query)).sort();
-}
-
-const sorted = (names: string[]) => [...names].sort();
 
 /** SDK metrics with the admin token: the flag is seen (and counted) in the token's environment. */
 async function reportMetrics(featureName: string, yes: number, no: number) {
@@ -66,7 +47,7 @@ async function reportMetrics(featureName: string, yes: number, no: number) {
   expect(response.status, JSON.stringify(error)).toBe(202);
   const [seen] = await until(
     `${featureName} to be seen`,
-    async () => (await searchResult({ query: featureName })).features.filter((f) => f.name === featureName),
+    async () => (await searchAs(app.admin, { query: featureName })).features.filter((f) => f.name === featureName),
     (features) => features[0]?.lastSeenAt != null,
   );
   return seen!;
@@ -78,7 +59,7 @@ describe('search: result', () => {
     const active = await createFlag(project, unique('default-active'));
     const archived = await createFlag(project, unique('default-archived'));
     await archiveFlag(project, archived);
-    const result = await searchResult({ project: `IS:${project}` });
+    const result = await searchAs(app.admin, { project: `IS:${project}` });
     expect(result.features.map((f) => f.name)).toEqual([active]);
     expect(result.total).toBe(1);
   });
@@ -118,7 +99,7 @@ describe('search: result', () => {
     const environments = (await app.admin.GET('/api/admin/environments')).data!.environments.filter((e) => ['development', 'production'].includes(e.name));
     environments.sort((a, b) => a.sortOrder - b.sortOrder);
 
-    const result = await searchResult({ project: `IS:${project}` });
+    const result = await searchAs(app.admin, { project: `IS:${project}` });
     expect(result.total).toBe(3);
     expect(result.features.map((f) => f.name)).toEqual([parent, child, loner]);
     const [parentFound, childFound, lonerFound] = result.features;
@@ -198,20 +179,20 @@ describe('search: query', () => {
     ['a tag value', 'cherry', () => [byTag]],
     ['a tag written type:value', 'team:che', () => [byTag]],
   ])('matches a term in %s, case-insensitively', async (_case, term, expected) => {
-    expect(await found({ project: `IS:${project}`, query: term })).toEqual(sorted(expected()));
-    expect(await found({ project: `IS:${project}`, query: term.toUpperCase() })).toEqual(sorted(expected()));
+    expect(await foundSorted(app.admin, { project: `IS:${project}`, query: term })).toEqual(sorted(expected()));
+    expect(await foundSorted(app.admin, { project: `IS:${project}`, query: term.toUpperCase() })).toEqual(sorted(expected()));
   });
 
   it('matches a tag only as type:value, not across tags', async () => {
-    expect(await found({ project: `IS:${project}`, query: 'area:cherry' })).toEqual([]);
-    expect(await found({ project: `IS:${project}`, query: 'team:plum' })).toEqual([]);
-    expect(await found({ project: `IS:${project}`, query: 'area:plum' })).toEqual([unrelated]);
+    expect(await foundSorted(app.admin, { project: `IS:${project}`, query: 'area:cherry' })).toEqual([]);
+    expect(await foundSorted(app.admin, { project: `IS:${project}`, query: 'team:plum' })).toEqual([]);
+    expect(await foundSorted(app.admin, { project: `IS:${project}`, query: 'area:plum' })).toEqual([unrelated]);
   });
 
   it('matches any of comma-separated terms, trimmed, empty terms dropped', async () => {
-    expect(await found({ project: `IS:${project}`, query: ' banana ,, apple,  ,' })).toEqual(sorted([byName, byDescription]));
-    expect(await found({ project: `IS:${project}`, query: 'BANANA,cherry' })).toEqual(sorted([byName, byTag]));
-    expect(await found({ project: `IS:${project}`, query: 'no-such-term' })).toEqual([]);
+    expect(await foundSorted(app.admin, { project: `IS:${project}`, query: ' banana ,, apple,  ,' })).toEqual(sorted([byName, byDescription]));
+    expect(await foundSorted(app.admin, { project: `IS:${project}`, query: 'BANANA,cherry' })).toEqual(sorted([byName, byTag]));
+    expect(await foundSorted(app.admin, { project: `IS:${project}`, query: 'no-such-term' })).toEqual([]);
   });
 
   it('takes % and _ literally', async () => {
@@ -220,17 +201,17 @@ describe('search: query', () => {
     await createFlag(own, `${own}-fifty`, { description: '50 apples off' });
     const underscore = await createFlag(own, `${own}-a_b`);
     await createFlag(own, `${own}-axb`);
-    expect(await found({ project: `IS:${own}`, query: '50%' })).toEqual([percent]);
-    expect(await found({ project: `IS:${own}`, query: '0% o' })).toEqual([percent]);
-    expect(await found({ project: `IS:${own}`, query: 'a_b' })).toEqual([underscore]);
-    expect(await found({ project: `IS:${own}`, query: '%' })).toEqual([percent]);
-    expect(await found({ project: `IS:${own}`, query: '_' })).toEqual([underscore]);
+    expect(await foundSorted(app.admin, { project: `IS:${own}`, query: '50%' })).toEqual([percent]);
+    expect(await foundSorted(app.admin, { project: `IS:${own}`, query: '0% o' })).toEqual([percent]);
+    expect(await foundSorted(app.admin, { project: `IS:${own}`, query: 'a_b' })).toEqual([underscore]);
+    expect(await foundSorted(app.admin, { project: `IS:${own}`, query: '%' })).toEqual([percent]);
+    expect(await foundSorted(app.admin, { project: `IS:${own}`, query: '_' })).toEqual([underscore]);
   });
 
   it('finds flags across projects by name', async () => {
     const other = await newProject();
     const elsewhere = await createFlag(other, `${project}-banana-elsewhere`);
-    expect(await found({ query: `${project}-banana` })).toEqual(sorted([byName, elsewhere]));
+    expect(await foundSorted(app.admin, { query: `${project}-banana` })).toEqual(sorted([byName, elsewhere]));
   });
 });
 
@@ -241,10 +222,10 @@ describe('search: project, type, state and createdBy', () => {
     const f1 = await createFlag(p1, `${marker}-in-first`);
     const f2 = await createFlag(p2, `${marker}-in-second`);
     const f3 = await createFlag(p3, `${marker}-in-third`);
-    expect(await found({ query: marker, project: `IS:${p1}` })).toEqual([f1]);
-    expect(await found({ query: marker, project: `IS_NOT:${p1}` })).toEqual(sorted([f2, f3]));
-    expect(await found({ query: marker, project: `IS_ANY_OF:${p1},${p2}` })).toEqual(sorted([f1, f2]));
-    expect(await found({ query: marker, project: `IS_NONE_OF:${p1},${p2}` })).toEqual([f3]);
+    expect(await foundSorted(app.admin, { query: marker, project: `IS:${p1}` })).toEqual([f1]);
+    expect(await foundSorted(app.admin, { query: marker, project: `IS_NOT:${p1}` })).toEqual(sorted([f2, f3]));
+    expect(await foundSorted(app.admin, { query: marker, project: `IS_ANY_OF:${p1},${p2}` })).toEqual(sorted([f1, f2]));
+    expect(await foundSorted(app.admin, { query: marker, project: `IS_NONE_OF:${p1},${p2}` })).toEqual([f3]);
   });
 
   it('filters by type with IS, IS_NOT, IS_ANY_OF and IS_NONE_OF', async () => {
@@ -254,11 +235,11 @@ describe('search: project, type, state and createdBy', () => {
     const operational = await createFlag(project, unique('type-operational'), { type: 'operational' });
     const killSwitch = await createFlag(project, unique('type-kill'), { type: 'kill-switch' });
     const p = `IS:${project}`;
-    expect(await found({ project: p, type: 'IS:release' })).toEqual([release]);
-    expect(await found({ project: p, type: 'IS_NOT:release' })).toEqual(sorted([experiment, operational, killSwitch]));
-    expect(await found({ project: p, type: 'IS_ANY_OF:release,experiment' })).toEqual(sorted([release, experiment]));
-    expect(await found({ project: p, type: 'IS_NONE_OF:release,experiment' })).toEqual(sorted([operational, killSwitch]));
-    expect(await found({ project: p, type: 'IS:kill-switch' })).toEqual([killSwitch]);
+    expect(await foundSorted(app.admin, { project: p, type: 'IS:release' })).toEqual([release]);
+    expect(await foundSorted(app.admin, { project: p, type: 'IS_NOT:release' })).toEqual(sorted([experiment, operational, killSwitch]));
+    expect(await foundSorted(app.admin, { project: p, type: 'IS_ANY_OF:release,experiment' })).toEqual(sorted([release, experiment]));
+    expect(await foundSorted(app.admin, { project: p, type: 'IS_NONE_OF:release,experiment' })).toEqual(sorted([operational, killSwitch]));
+    expect(await foundSorted(app.admin, { project: p, type: 'IS:kill-switch' })).toEqual([killSwitch]);
   });
 
   it('filters by state (active, stale, potentially-stale) with IS, IS_NOT, IS_ANY_OF and IS_NONE_OF', async () => {
@@ -284,13 +265,13 @@ describe('search: project, type, state and createdBy', () => {
     const notStale = sorted([fresh, oldRelease, youngExperiment, oldOperational, youngOperational, oldKillSwitch, oldPermission]);
     const potentiallyStale = sorted([oldRelease, oldOperational]);
     const p = `IS:${project}`;
-    expect(await found({ project: p, state: 'IS:active' })).toEqual(notStale);
-    expect(await found({ project: p, state: 'IS:stale' })).toEqual(sorted([stale, oldStale]));
-    expect(await found({ project: p, state: 'IS:potentially-stale' })).toEqual(potentiallyStale);
-    expect(await found({ project: p, state: 'IS_NOT:stale' })).toEqual(notStale);
-    expect(await found({ project: p, state: 'IS_NOT:potentially-stale' })).toEqual(sorted([fresh, stale, oldStale, youngExperiment, youngOperational, oldKillSwitch, oldPermission]));
-    expect(await found({ project: p, state: 'IS_ANY_OF:stale,potentially-stale' })).toEqual(sorted([stale, oldStale, oldRelease, oldOperational]));
-    expect(await found({ project: p, state: 'IS_NONE_OF:stale,potentially-stale' })).toEqual(sorted([fresh, youngExperiment, youngOperational, oldKillSwitch, oldPermission]));
+    expect(await foundSorted(app.admin, { project: p, state: 'IS:active' })).toEqual(notStale);
+    expect(await foundSorted(app.admin, { project: p, state: 'IS:stale' })).toEqual(sorted([stale, oldStale]));
+    expect(await foundSorted(app.admin, { project: p, state: 'IS:potentially-stale' })).toEqual(potentiallyStale);
+    expect(await foundSorted(app.admin, { project: p, state: 'IS_NOT:stale' })).toEqual(notStale);
+    expect(await foundSorted(app.admin, { project: p, state: 'IS_NOT:potentially-stale' })).toEqual(sorted([fresh, stale, oldStale, youngExperiment, youngOperational, oldKillSwitch, oldPermission]));
+    expect(await foundSorted(app.admin, { project: p, state: 'IS_ANY_OF:stale,potentially-stale' })).toEqual(sorted([stale, oldStale, oldRelease, oldOperational]));
+    expect(await foundSorted(app.admin, { project: p, state: 'IS_NONE_OF:stale,potentially-stale' })).toEqual(sorted([fresh, youngExperiment, youngOperational, oldKillSwitch, oldPermission]));
   });
 
   it('filters by creator id with IS, IS_NOT, IS_ANY_OF and IS_NONE_OF', async () => {
@@ -299,13 +280,13 @@ describe('search: project, type, state and createdBy', () => {
     const second = await createFlag(project, unique('creator-b'));
     const both = sorted([first, second]);
     const p = `IS:${project}`;
-    expect(await found({ project: p, createdBy: 'IS:-42' })).toEqual(both);
-    expect(await found({ project: p, createdBy: 'IS_NOT:-42' })).toEqual([]);
-    expect(await found({ project: p, createdBy: 'IS_ANY_OF:-42,7' })).toEqual(both);
-    expect(await found({ project: p, createdBy: 'IS_NONE_OF:-42,7' })).toEqual([]);
-    expect(await found({ project: p, createdBy: 'IS_ANY_OF:7' })).toEqual([]);
-    expect(await found({ project: p, createdBy: 'IS_NONE_OF:7' })).toEqual(both);
-    expect((await searchResult({ project: p, createdBy: 'IS:-42' })).features.map((f) => f.createdBy)).toEqual([
+    expect(await foundSorted(app.admin, { project: p, createdBy: 'IS:-42' })).toEqual(both);
+    expect(await foundSorted(app.admin, { project: p, createdBy: 'IS_NOT:-42' })).toEqual([]);
+    expect(await foundSorted(app.admin, { project: p, createdBy: 'IS_ANY_OF:-42,7' })).toEqual(both);
+    expect(await foundSorted(app.admin, { project: p, createdBy: 'IS_NONE_OF:-42,7' })).toEqual([]);
+    expect(await foundSorted(app.admin, { project: p, createdBy: 'IS_ANY_OF:7' })).toEqual([]);
+    expect(await foundSorted(app.admin, { project: p, createdBy: 'IS_NONE_OF:7' })).toEqual(both);
+    expect((await searchAs(app.admin, { project: p, createdBy: 'IS:-42' })).features.map((f) => f.createdBy)).toEqual([
       { id: -42, name: 'admin' },
       { id: -42, name: 'admin' },
     ]);
@@ -329,7 +310,7 @@ describe('search: tag', () => {
     otherType = await createFlag(project, unique('tag-other-type'), { tags: ['area:aa'] });
   });
 
-  const withTags = (tag: string) => found({ project: `IS:${project}`, tag });
+  const withTags = (tag: string) => foundSorted(app.admin, { project: `IS:${project}`, tag });
 
   it.each([
     ['INCLUDE', () => [onlyA, both, onlyB]],
@@ -349,11 +330,11 @@ describe('search: tag', () => {
     const own = await newProject();
     const colon = await createFlag(own, unique('tag-colon'), { tags: ['team:xx:yy'] });
     await createFlag(own, unique('tag-no-colon'), { tags: ['team:xx'] });
-    expect(await found({ project: `IS:${own}`, tag: 'INCLUDE:team:xx:yy' })).toEqual([colon]);
+    expect(await foundSorted(app.admin, { project: `IS:${own}`, tag: 'INCLUDE:team:xx:yy' })).toEqual([colon]);
   });
 
   it('still lists every tag of a flag found by one of them', async () => {
-    const [flag] = (await searchResult({ project: `IS:${project}`, tag: 'INCLUDE:team:bb', query: both })).features;
+    const [flag] = (await searchAs(app.admin, { project: `IS:${project}`, tag: 'INCLUDE:team:bb', query: both })).features;
     expect(flag!.name).toBe(both);
     expect(sorted(flag!.tags.map((tag) => `${tag.type}:${tag.value}`))).toEqual(['area:cc', 'team:aa', 'team:bb']);
   });
@@ -394,16 +375,16 @@ describe('search: segment', () => {
     ['INCLUDE_ALL_OF', () => [both]],
     ['EXCLUDE_ALL', () => [onlyA, onlyB, none]],
   ])('%s with two segments', async (operator, expected) => {
-    expect(await found({ project: `IS:${project}`, segment: `${operator}:${segmentA},${segmentB}` })).toEqual(sorted(expected()));
+    expect(await foundSorted(app.admin, { project: `IS:${project}`, segment: `${operator}:${segmentA},${segmentB}` })).toEqual(sorted(expected()));
   });
 
   it('one segment name', async () => {
-    expect(await found({ project: `IS:${project}`, segment: `INCLUDE:${segmentB}` })).toEqual(sorted([both, onlyB]));
-    expect(await found({ project: `IS:${project}`, segment: `DO_NOT_INCLUDE:${segmentB}` })).toEqual(sorted([onlyA, none]));
+    expect(await foundSorted(app.admin, { project: `IS:${project}`, segment: `INCLUDE:${segmentB}` })).toEqual(sorted([both, onlyB]));
+    expect(await foundSorted(app.admin, { project: `IS:${project}`, segment: `DO_NOT_INCLUDE:${segmentB}` })).toEqual(sorted([onlyA, none]));
   });
 
   it('still lists every segment of a flag found by one of them', async () => {
-    const [flag] = (await searchResult({ project: `IS:${project}`, segment: `INCLUDE:${segmentB}`, query: both })).features;
+    const [flag] = (await searchAs(app.admin, { project: `IS:${project}`, segment: `INCLUDE:${segmentB}`, query: both })).features;
     expect(flag!.name).toBe(both);
     expect(flag!.segments).toHaveLength(3);
     expect(flag!.segments).toEqual(sorted(flag!.segments));
@@ -423,15 +404,15 @@ describe('search: status, createdAt, archived and several filters', () => {
     await turnOn(bothOn, 'development', project);
     await turnOn(bothOn, 'production', project);
     const p = `IS:${project}`;
-    expect(await found({ project: p, status: ['development:enabled'] })).toEqual(sorted([devOnly, bothOn]));
-    expect(await found({ project: p, status: ['development:disabled'] })).toEqual(sorted([prodOnly, off]));
-    expect(await found({ project: p, status: ['development:enabled', 'production:enabled'] })).toEqual(sorted([devOnly, prodOnly, bothOn]));
-    expect(await found({ project: p, status: ['development:enabled', 'production:disabled'] })).toEqual(sorted([devOnly, bothOn, off]));
-    expect(await found({ project: p, status: ['nonsense', 'development:enabled', 'production:sideways'] })).toEqual(sorted([devOnly, bothOn]));
-    expect(await found({ project: p, status: ['nonsense', 'production:'] })).toEqual(sorted([devOnly, prodOnly, bothOn, off]));
+    expect(await foundSorted(app.admin, { project: p, status: ['development:enabled'] })).toEqual(sorted([devOnly, bothOn]));
+    expect(await foundSorted(app.admin, { project: p, status: ['development:disabled'] })).toEqual(sorted([prodOnly, off]));
+    expect(await foundSorted(app.admin, { project: p, status: ['development:enabled', 'production:enabled'] })).toEqual(sorted([devOnly, prodOnly, bothOn]));
+    expect(await foundSorted(app.admin, { project: p, status: ['development:enabled', 'production:disabled'] })).toEqual(sorted([devOnly, bothOn, off]));
+    expect(await foundSorted(app.admin, { project: p, status: ['nonsense', 'development:enabled', 'production:sideways'] })).toEqual(sorted([devOnly, bothOn]));
+    expect(await foundSorted(app.admin, { project: p, status: ['nonsense', 'production:'] })).toEqual(sorted([devOnly, prodOnly, bothOn, off]));
 
     // Found through production alone, still listing both environments.
-    const [flag] = (await searchResult({ project: p, status: ['production:enabled'], query: prodOnly })).features;
+    const [flag] = (await searchAs(app.admin, { project: p, status: ['production:enabled'], query: prodOnly })).features;
     expect(flag!.environments.map((e) => [e.name, e.enabled])).toEqual([
       ['development', false],
       ['production', true],
@@ -448,10 +429,10 @@ describe('search: status, createdAt, archived and several filters', () => {
     await setCreatedAt(lastMoment, new Date('2020-03-14T23:59:59.999Z'));
     await setCreatedAt(midnight, new Date('2020-03-15T00:00:00Z'));
     const p = `IS:${project}`;
-    expect(await found({ project: p, createdAt: 'IS_BEFORE:2020-03-15' })).toEqual(sorted([early, lastMoment]));
-    expect(await found({ project: p, createdAt: 'IS_ON_OR_AFTER:2020-03-15' })).toEqual(sorted([midnight, today]));
-    expect(await found({ project: p, createdAt: 'IS_ON_OR_AFTER:2020-03-16' })).toEqual([today]);
-    expect(await found({ project: p, createdAt: 'IS_BEFORE:2020-03-01' })).toEqual([]);
+    expect(await foundSorted(app.admin, { project: p, createdAt: 'IS_BEFORE:2020-03-15' })).toEqual(sorted([early, lastMoment]));
+    expect(await foundSorted(app.admin, { project: p, createdAt: 'IS_ON_OR_AFTER:2020-03-15' })).toEqual(sorted([midnight, today]));
+    expect(await foundSorted(app.admin, { project: p, createdAt: 'IS_ON_OR_AFTER:2020-03-16' })).toEqual([today]);
+    expect(await foundSorted(app.admin, { project: p, createdAt: 'IS_BEFORE:2020-03-01' })).toEqual([]);
   });
 
   it('searches the archive with archived=IS:true', async () => {
@@ -462,13 +443,13 @@ describe('search: status, createdAt, archived and several filters', () => {
     await archiveFlag(project, gone);
     await archiveFlag(project, goneToo);
     const p = `IS:${project}`;
-    const archived = await searchResult({ project: p, archived: 'IS:true' });
+    const archived = await searchAs(app.admin, { project: p, archived: 'IS:true' });
     expect(archived.features.map((f) => f.name).sort()).toEqual(sorted([gone, goneToo]));
     expect(archived.total).toBe(2);
     for (const flag of archived.features) expect(Number.isNaN(Date.parse(flag.archivedAt!))).toBe(false);
-    expect(await found({ project: p, archived: 'IS:false' })).toEqual([active]);
-    expect(await found({ project: p })).toEqual([active]);
-    expect(await found({ project: p, archived: 'IS:true', query: 'gone-too' })).toEqual([goneToo]);
+    expect(await foundSorted(app.admin, { project: p, archived: 'IS:false' })).toEqual([active]);
+    expect(await foundSorted(app.admin, { project: p })).toEqual([active]);
+    expect(await foundSorted(app.admin, { project: p, archived: 'IS:true', query: 'gone-too' })).toEqual([goneToo]);
   });
 
   it('ANDs several filters', async () => {
@@ -479,10 +460,10 @@ describe('search: status, createdAt, archived and several filters', () => {
     const matchOn = await createFlag(project, unique('and-match-on'), { type: 'operational', tags: ['team:aa'] });
     await turnOn(matchOn, 'production', project);
     const p = `IS:${project}`;
-    expect(await found({ project: p, type: 'IS:operational', tag: 'INCLUDE:team:aa' })).toEqual(sorted([match, matchOn]));
-    expect(await found({ project: p, type: 'IS:operational', tag: 'INCLUDE:team:aa', status: ['production:enabled'] })).toEqual([matchOn]);
-    expect(await found({ project: p, type: 'IS:operational', tag: 'INCLUDE:team:aa', query: 'on' })).toEqual([matchOn]);
-    expect(await found({ project: `IS_NOT:${project}`, type: 'IS:operational', tag: 'INCLUDE:team:aa' })).toEqual([]);
+    expect(await foundSorted(app.admin, { project: p, type: 'IS:operational', tag: 'INCLUDE:team:aa' })).toEqual(sorted([match, matchOn]));
+    expect(await foundSorted(app.admin, { project: p, type: 'IS:operational', tag: 'INCLUDE:team:aa', status: ['production:enabled'] })).toEqual([matchOn]);
+    expect(await foundSorted(app.admin, { project: p, type: 'IS:operational', tag: 'INCLUDE:team:aa', query: 'on' })).toEqual([matchOn]);
+    expect(await foundSorted(app.admin, { project: `IS_NOT:${project}`, type: 'IS:operational', tag: 'INCLUDE:team:aa' })).toEqual([]);
   });
 });
 
@@ -492,16 +473,16 @@ describe('search: paging', () => {
     const all: string[] = [];
     for (let i = 0; i < 7; i++) all.push(await createFlag(project, unique('page')));
     const pages = [];
-    for (const offset of ['0', '3', '6']) pages.push(await searchResult({ project: `IS:${project}`, limit: '3', offset }));
+    for (const offset of ['0', '3', '6']) pages.push(await searchAs(app.admin, { project: `IS:${project}`, limit: '3', offset }));
     expect(pages.map((page) => page.features.length)).toEqual([3, 3, 1]);
     expect(pages.map((page) => page.total)).toEqual([7, 7, 7]);
     const names = pages.flatMap((page) => page.features.map((f) => f.name));
     expect(new Set(names).size).toBe(7);
     expect(names).toEqual(all);
 
-    const beyond = await searchResult({ project: `IS:${project}`, limit: '3', offset: '100' });
+    const beyond = await searchAs(app.admin, { project: `IS:${project}`, limit: '3', offset: '100' });
     expect(beyond).toEqual({ features: [], total: 7 });
-    expect(await search({ project: `IS:${project}`, offset: '5' })).toEqual(all.slice(5));
+    expect(await namesFound(app.admin, { project: `IS:${project}`, offset: '5' })).toEqual(all.slice(5));
   });
 
   it('answers 50 flags by default and at most 1000', async () => {
@@ -509,10 +490,10 @@ describe('search: paging', () => {
     // Creating 1001 flags one request at a time is too slow for a test.
     const names = Array.from({ length: 1001 }, (_, i) => `${project}-bulk-${String(i).padStart(4, '0')}`);
     await app.db.insert(t.features).values(names.map((name) => ({ name, project })));
-    const byDefault = await searchResult({ project: `IS:${project}` });
+    const byDefault = await searchAs(app.admin, { project: `IS:${project}` });
     expect(byDefault.features).toHaveLength(50);
     expect(byDefault.total).toBe(1001);
-    const capped = await searchResult({ project: `IS:${project}`, limit: '5000' });
+    const capped = await searchAs(app.admin, { project: `IS:${project}`, limit: '5000' });
     expect(capped.features).toHaveLength(1000);
     expect(capped.total).toBe(1001);
   });
@@ -531,12 +512,12 @@ describe('search: sorting', () => {
     await setCreatedAt(latest, new Date('2021-01-03T00:00:00Z'));
     const p = `IS:${project}`;
     const ascending = [earliest, tieA, tieB, latest];
-    expect(await search({ project: p })).toEqual(ascending);
-    expect(await search({ project: p, sortBy: 'createdAt' })).toEqual(ascending);
-    expect(await search({ project: p, sortBy: 'createdAt', sortOrder: 'asc' })).toEqual(ascending);
-    expect(await search({ project: p, sortBy: 'createdAt', sortOrder: 'desc' })).toEqual([latest, tieA, tieB, earliest]);
-    expect(await search({ project: p, sortBy: 'no-such-field' })).toEqual(ascending);
-    expect(await search({ project: p, sortBy: 'no-such-field', sortOrder: 'desc' })).toEqual([latest, tieA, tieB, earliest]);
+    expect(await namesFound(app.admin, { project: p })).toEqual(ascending);
+    expect(await namesFound(app.admin, { project: p, sortBy: 'createdAt' })).toEqual(ascending);
+    expect(await namesFound(app.admin, { project: p, sortBy: 'createdAt', sortOrder: 'asc' })).toEqual(ascending);
+    expect(await namesFound(app.admin, { project: p, sortBy: 'createdAt', sortOrder: 'desc' })).toEqual([latest, tieA, tieB, earliest]);
+    expect(await namesFound(app.admin, { project: p, sortBy: 'no-such-field' })).toEqual(ascending);
+    expect(await namesFound(app.admin, { project: p, sortBy: 'no-such-field', sortOrder: 'desc' })).toEqual([latest, tieA, tieB, earliest]);
   });
 
   it('sorts by name in both orders', async () => {
@@ -547,9 +528,9 @@ describe('search: sorting', () => {
       await createFlag(project, `${project}-d`),
       await createFlag(project, `${project}-b`),
     ];
-    expect(await search({ project: `IS:${project}`, sortBy: 'name' })).toEqual([a, b, c, d]);
-    expect(await search({ project: `IS:${project}`, sortBy: 'name', sortOrder: 'asc' })).toEqual([a, b, c, d]);
-    expect(await search({ project: `IS:${project}`, sortBy: 'name', sortOrder: 'desc' })).toEqual([d, c, b, a]);
+    expect(await namesFound(app.admin, { project: `IS:${project}`, sortBy: 'name' })).toEqual([a, b, c, d]);
+    expect(await namesFound(app.admin, { project: `IS:${project}`, sortBy: 'name', sortOrder: 'asc' })).toEqual([a, b, c, d]);
+    expect(await namesFound(app.admin, { project: `IS:${project}`, sortBy: 'name', sortOrder: 'desc' })).toEqual([d, c, b, a]);
   });
 
   it('sorts by type, ties by createdAt', async () => {
@@ -559,8 +540,8 @@ describe('search: sorting', () => {
     const release2 = await createFlag(project, unique('sort-type'), { type: 'release' });
     const killSwitch = await createFlag(project, unique('sort-type'), { type: 'kill-switch' });
     const operational = await createFlag(project, unique('sort-type'), { type: 'operational' });
-    expect(await search({ project: `IS:${project}`, sortBy: 'type' })).toEqual([experiment, killSwitch, operational, release1, release2]);
-    expect(await search({ project: `IS:${project}`, sortBy: 'type', sortOrder: 'desc' })).toEqual([release1, release2, operational, killSwitch, experiment]);
+    expect(await namesFound(app.admin, { project: `IS:${project}`, sortBy: 'type' })).toEqual([experiment, killSwitch, operational, release1, release2]);
+    expect(await namesFound(app.admin, { project: `IS:${project}`, sortBy: 'type', sortOrder: 'desc' })).toEqual([release1, release2, operational, killSwitch, experiment]);
   });
 
   it('sorts by project, ties by createdAt', async () => {
@@ -571,8 +552,8 @@ describe('search: sorting', () => {
     const a1 = await createFlag(first, `${marker}-a1`);
     const b2 = await createFlag(second, `${marker}-b2`);
     const a2 = await createFlag(first, `${marker}-a2`);
-    expect(await search({ query: marker, sortBy: 'project' })).toEqual([a1, a2, b1, b2]);
-    expect(await search({ query: marker, sortBy: 'project', sortOrder: 'desc' })).toEqual([b1, b2, a1, a2]);
+    expect(await namesFound(app.admin, { query: marker, sortBy: 'project' })).toEqual([a1, a2, b1, b2]);
+    expect(await namesFound(app.admin, { query: marker, sortBy: 'project', sortOrder: 'desc' })).toEqual([b1, b2, a1, a2]);
   });
 
   it('sorts by stale, ties by createdAt', async () => {
@@ -582,8 +563,8 @@ describe('search: sorting', () => {
     const stale2 = await createFlag(project, unique('sort-stale'));
     const fresh2 = await createFlag(project, unique('sort-stale'));
     await markStale(project, [stale1, stale2]);
-    expect(await search({ project: `IS:${project}`, sortBy: 'stale' })).toEqual([fresh1, fresh2, stale1, stale2]);
-    expect(await search({ project: `IS:${project}`, sortBy: 'stale', sortOrder: 'desc' })).toEqual([stale1, stale2, fresh1, fresh2]);
+    expect(await namesFound(app.admin, { project: `IS:${project}`, sortBy: 'stale' })).toEqual([fresh1, fresh2, stale1, stale2]);
+    expect(await namesFound(app.admin, { project: `IS:${project}`, sortBy: 'stale', sortOrder: 'desc' })).toEqual([stale1, stale2, fresh1, fresh2]);
   });
 
   it('sorts by whether enabled in an environment', async () => {
@@ -596,9 +577,9 @@ describe('search: sorting', () => {
     await turnOn(on2, 'production', project);
     await turnOn(off1, 'development', project);
     const p = `IS:${project}`;
-    expect(await search({ project: p, sortBy: 'environment:production' })).toEqual([off1, off2, on1, on2]);
-    expect(await search({ project: p, sortBy: 'environment:production', sortOrder: 'desc' })).toEqual([on1, on2, off1, off2]);
-    expect(await search({ project: p, sortBy: 'environment:development', sortOrder: 'desc' })).toEqual([off1, on1, on2, off2]);
+    expect(await namesFound(app.admin, { project: p, sortBy: 'environment:production' })).toEqual([off1, off2, on1, on2]);
+    expect(await namesFound(app.admin, { project: p, sortBy: 'environment:production', sortOrder: 'desc' })).toEqual([on1, on2, off1, off2]);
+    expect(await namesFound(app.admin, { project: p, sortBy: 'environment:development', sortOrder: 'desc' })).toEqual([off1, on1, on2, off2]);
   });
 
   it('sorts by lastSeenAt with never-seen flags last in both orders, and counts the last hour of evaluations', async () => {
@@ -614,8 +595,8 @@ describe('search: sorting', () => {
     expect(Date.parse(late.lastSeenAt!)).toBeGreaterThan(Date.parse(early.lastSeenAt!));
 
     const p = `IS:${project}`;
-    expect(await search({ project: p, sortBy: 'lastSeenAt' })).toEqual([seenEarly, seenLate, never1, never2]);
-    expect(await search({ project: p, sortBy: 'lastSeenAt', sortOrder: 'desc' })).toEqual([seenLate, seenEarly, never1, never2]);
+    expect(await namesFound(app.admin, { project: p, sortBy: 'lastSeenAt' })).toEqual([seenEarly, seenLate, never1, never2]);
+    expect(await namesFound(app.admin, { project: p, sortBy: 'lastSeenAt', sortOrder: 'desc' })).toEqual([seenLate, seenEarly, never1, never2]);
 
     // The counts are in the environment the flag was seen in, and nowhere else.
     const seenIn = early.environments.filter((e) => e.lastSeenAt !== null);
@@ -627,9 +608,9 @@ describe('search: sorting', () => {
     await app.db
       .insert(t.clientMetricsHourly)
       .values({ featureName: seenEarly, appName: 'search-tests-old', environment: seenIn[0]!.name, hour: threeHoursAgo, yes: 100, no: 100, variants: {} });
-    const [again] = (await searchResult({ project: p, query: seenEarly })).features;
+    const [again] = (await searchAs(app.admin, { project: p, query: seenEarly })).features;
     expect(again!.environments.find((e) => e.name === seenIn[0]!.name)).toMatchObject({ yes: 3, no: 1 });
-    const [unseen] = (await searchResult({ project: p, query: never1 })).features;
+    const [unseen] = (await searchAs(app.admin, { project: p, query: never1 })).features;
     expect(unseen).not.toHaveProperty('lastSeenAt');
     for (const environment of unseen!.environments) expect(environment).toMatchObject({ lastSeenAt: null, yes: 0, no: 0 });
   });
@@ -637,10 +618,10 @@ describe('search: sorting', () => {
   it('accepts favoritesFirst=true, which changes nothing while no flag is a favourite', async () => {
     const project = await newProject();
     const names = [await createFlag(project, `${project}-z`), await createFlag(project, `${project}-y`), await createFlag(project, `${project}-x`)];
-    const result = await searchResult({ project: `IS:${project}`, favoritesFirst: 'true' });
+    const result = await searchAs(app.admin, { project: `IS:${project}`, favoritesFirst: 'true' });
     expect(result.features.map((f) => f.name)).toEqual(names);
     expect(result.features.map((f) => f.favorite)).toEqual([false, false, false]);
-    expect(await search({ project: `IS:${project}`, favoritesFirst: 'true', sortBy: 'name' })).toEqual([...names].reverse());
+    expect(await namesFound(app.admin, { project: `IS:${project}`, favoritesFirst: 'true', sortBy: 'name' })).toEqual([...names].reverse());
   });
 });
 

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { operations } from '../generated/api.js';
 import { uniqueNames } from './support/events.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { fixtures, flagPath, inProject, ok } from './support/fixtures.js';
+import { searchAs } from './support/search.js';
 import { createFlagAs, userWithSession } from './support/users.js';
 import { allowsNull, fieldSchema, nullsIn, okSchemaOf } from './support/null-check.js';
 
@@ -78,12 +78,10 @@ describe('the contract', () => {
   });
 });
 
-const search = async (query: NonNullable<operations['searchFeatures']['parameters']['query']>) =>
-  (await ok(app.admin.GET('/api/admin/search/features', { params: { query } }), 200)).features;
 
 describe('feature search', () => {
   it('leaves out description, dependencyType, archivedAt, lastSeenAt and createdBy.imageUrl of a flag that has none', async () => {
-    const found = (await search({ query: flag })).find((f) => f.name === flag)!;
+    const found = (await searchAs(app.admin, { query: flag })).features.find((f) => f.name === flag)!;
     expect(found).toBeDefined();
     for (const key of ['description', 'dependencyType', 'archivedAt', 'lastSeenAt']) expect(found, key).not.toHaveProperty(key);
     expect(found.createdBy).toMatchObject({ id: expect.any(Number), name: expect.any(String) });
@@ -97,13 +95,13 @@ describe('feature search', () => {
     const parent = await createFlag(project, unique('parent'), { description: 'described' });
     const child = await newFlag('child', project);
     await ok(app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/dependencies', { params: { path: flagPath(child, project) }, body: { feature: parent } }));
-    const byName = new Map((await search({ project: `IS:${project}`, limit: '100' })).map((f) => [f.name, f]));
+    const byName = new Map((await searchAs(app.admin, { project: `IS:${project}`, limit: '100' })).features.map((f) => [f.name, f]));
     expect(byName.get(parent)).toMatchObject({ description: 'described', dependencyType: 'parent' });
     expect(byName.get(child)).toMatchObject({ dependencyType: 'child' });
 
     const archived = await newFlag('archived', project);
     await archiveFlag(project, archived);
-    const inArchive = await search({ project: `IS:${project}`, archived: 'IS:true' });
+    const inArchive = (await searchAs(app.admin, { project: `IS:${project}`, archived: 'IS:true' })).features;
     expect(inArchive.find((f) => f.name === archived)).toMatchObject({ archivedAt: expect.any(String) });
   });
 });
@@ -114,7 +112,7 @@ describe('feature search: the creator', () => {
     const name = unique('by-user');
     await ok(createFlagAs(app, creator, 'default', name), 201);
     const user = await ok(app.admin.GET('/api/admin/user-admin/{id}', { params: { path: { id: creator.id } } }));
-    expect((await search({ query: name })).find((f) => f.name === name)!.createdBy).toEqual({ id: creator.id, name: creator.email, imageUrl: user.imageUrl });
+    expect((await searchAs(app.admin, { query: name })).features.find((f) => f.name === name)!.createdBy).toEqual({ id: creator.id, name: creator.email, imageUrl: user.imageUrl });
   });
 });
 

@@ -3,7 +3,7 @@ import type { components } from '../client/index.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import type { ServiceClient } from '../client/index.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { clientAs, userWithSession, type TestUser } from './support/users.js';
+import { clientAs, userWithSession } from './support/users.js';
 import { fixtures, flagPath, ok } from './support/fixtures.js';
 
 type ProjectAccess = components['schemas']['ProjectAccess'];

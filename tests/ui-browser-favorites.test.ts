@@ -5,16 +5,16 @@
 // offered stars (favourites need no permission) but no Move. Runs on PGlite only (vitest.config.ts).
 import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { operations, ServiceClient } from '../client/index.js';
+import type { ServiceClient } from '../client/index.js';
 import type { TestApp } from './support/app.js';
 import { expectAccessible, screenshot, signedIn } from './support/browser.js';
 import { uniqueNames } from './support/events.js';
 import { fixtures, flagPath, ok } from './support/fixtures.js';
+import { searchProject } from './support/search.js';
 import { startUiTest } from './support/ui-build.js';
 import { openDialog, pick, save, visit } from './support/ui-dialogs.js';
 import { clientAs, createUser, sessionOf } from './support/users.js';
 
-type SearchQuery = NonNullable<operations['searchFeatures']['parameters']['query']>;
 
 let app: TestApp;
 let browser: Browser;
@@ -26,9 +26,6 @@ const { createFlag, flagOf } = fixtures(() => app, uniqueNames());
 const flagPage = (project: string, name: string) => `/projects/${project}/features/${name}`;
 
 /** The project's flags as alice's search answers them, in its order. */
-async function searched(project: string, query: SearchQuery = {}) {
-  return (await ok(alice.GET('/api/admin/search/features', { params: { query: { project: `IS:${project}`, ...query } } }))).features;
-}
 
 /** Stars the flag as alice. */
 const favour = (projectId: string, featureName: string) =>
@@ -70,7 +67,7 @@ describe('favourite flags and projects', () => {
     await star(admin, 'star-newer', true);
     await expectAccessible(admin, 'the flag list with a starred flag');
     await screenshot(admin, 'flag-list-favourite');
-    const ranked = await searched('starring', { favoritesFirst: 'true', sortBy: 'name', sortOrder: 'desc' });
+    const ranked = await searchProject(alice, 'starring', { favoritesFirst: 'true', sortBy: 'name', sortOrder: 'desc' });
     expect(ranked.map((f) => [f.name, f.favorite])).toEqual([
       ['star-newer', true],
       ['star-older', false],
@@ -84,7 +81,7 @@ describe('favourite flags and projects', () => {
     await visit(admin, flagPage('unstarring', 'unstar-me'), 'unstar-me');
     await (await star(admin, 'unstar-me', true)).click();
     await star(admin, 'unstar-me', false);
-    expect(await searched('unstarring')).toMatchObject([{ name: 'unstar-me', favorite: false }]);
+    expect(await searchProject(alice, 'unstarring')).toMatchObject([{ name: 'unstar-me', favorite: false }]);
   });
 
   it('stars a project in the project list', async () => {
