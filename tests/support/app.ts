@@ -28,11 +28,6 @@ async function newPostgresDatabase(): Promise<string> {
   return databaseUrl(serverUrl, name);
 }
 
-/** Forgets the previous file's database: test files share this module when they share a worker (tests/support/per-file.ts). */
-export function forgetFileDatabase(): void {
-  postgresDatabase = undefined;
-}
-
 /** This test file's PostgreSQL database: every app the file starts shares it, unless it asks for its own. */
 export function filePostgresDatabase(): Promise<string> {
   postgresDatabase ??= newPostgresDatabase();
