@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
 import { eventReader } from './support/events.js';
-import { envPath, flagPath, ok } from './support/fixtures.js';
+import { envPath, flagPath, ok, strategyParams } from './support/fixtures.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -9,9 +9,8 @@ beforeAll(async () => {
 });
 
 const P = 'events-project';
-const flag = (featureName: string, projectId = P) => ({ params: { path: flagPath(featureName, projectId) } });
+const flagParams = (featureName: string, projectId = P) => ({ params: { path: flagPath(featureName, projectId) } });
 const env = (featureName: string, environment = 'development') => ({ params: { path: envPath(featureName, environment, P) } });
-const strategy = (featureName: string, strategyId: string) => ({ params: { path: { ...envPath(featureName, 'development', P), strategyId } } });
 const project = (projectId = P) => ({ params: { path: { projectId } } });
 const segment = () => ({ params: { path: { segmentId } } });
 const definition = (strategyName: string) => ({ params: { path: { strategyName } } });
@@ -37,8 +36,8 @@ const changes: [string, () => Promise<unknown>, { type: string; featureName?: st
   ['add an environment to a project', async () => ok(await app.admin.POST('/api/admin/projects/{projectId}/environments', { ...project(), body: { environment: 'staging' } })), [{ type: 'project-environment-added', project: P, environment: 'staging' }]],
   ['create a flag', async () => ok(await app.admin.POST('/api/admin/projects/{projectId}/features', { ...project(), body: { name: 'ev.flag' } })), [{ type: 'feature-created', featureName: 'ev.flag', project: P }]],
   ['create a parent flag', async () => ok(await app.admin.POST('/api/admin/projects/{projectId}/features', { ...project(), body: { name: 'ev.parent' } })), [{ type: 'feature-created', featureName: 'ev.parent', project: P }]],
-  ['update flag metadata', async () => ok(await app.admin.PUT(featureRoute, { ...flag('ev.flag'), body: { description: 'changed' } })), [{ type: 'feature-metadata-updated', featureName: 'ev.flag', project: P }]],
-  ['mark a flag stale', async () => ok(await app.admin.PATCH(featureRoute, { ...flag('ev.flag'), body: [{ op: 'replace', path: '/stale', value: true }] })), [{ type: 'feature-stale-on', featureName: 'ev.flag', project: P }]],
+  ['update flag metadata', async () => ok(await app.admin.PUT(featureRoute, { ...flagParams('ev.flag'), body: { description: 'changed' } })), [{ type: 'feature-metadata-updated', featureName: 'ev.flag', project: P }]],
+  ['mark a flag stale', async () => ok(await app.admin.PATCH(featureRoute, { ...flagParams('ev.flag'), body: [{ op: 'replace', path: '/stale', value: true }] })), [{ type: 'feature-stale-on', featureName: 'ev.flag', project: P }]],
   ['mark a flag not stale in bulk', async () => ok(await app.admin.POST('/api/admin/projects/{projectId}/stale', { ...project(), body: { features: ['ev.flag'], stale: false } })), [{ type: 'feature-stale-off', featureName: 'ev.flag', project: P }]],
   [
     'add a strategy',
@@ -49,7 +48,7 @@ const changes: [string, () => Promise<unknown>, { type: string; featureName?: st
   ],
   [
     'update a strategy',
-    async () => ok(await app.admin.PUT(`${environmentRoute}/strategies/{strategyId}`, { ...strategy('ev.flag', strategyId), body: { name: 'default', title: 'All' } })),
+    async () => ok(await app.admin.PUT(`${environmentRoute}/strategies/{strategyId}`, { ...strategyParams('ev.flag', strategyId, 'development', P), body: { name: 'default', title: 'All' } })),
     [{ type: 'feature-strategy-update', featureName: 'ev.flag', project: P, environment: 'development' }],
   ],
   [
@@ -69,7 +68,7 @@ const changes: [string, () => Promise<unknown>, { type: string; featureName?: st
   ['disable a flag', async () => ok(await app.admin.POST(`${environmentRoute}/off`, env('ev.flag', 'production'))), [{ type: 'feature-environment-disabled', featureName: 'ev.flag', project: P, environment: 'production' }]],
   [
     'remove the last strategy of an enabled flag',
-    async () => ok(await app.admin.DELETE(`${environmentRoute}/strategies/{strategyId}`, strategy('ev.flag', strategyId))),
+    async () => ok(await app.admin.DELETE(`${environmentRoute}/strategies/{strategyId}`, strategyParams('ev.flag', strategyId, 'development', P))),
     [
       { type: 'feature-strategy-remove', featureName: 'ev.flag', project: P, environment: 'development' },
       { type: 'feature-environment-disabled', featureName: 'ev.flag', project: P, environment: 'development' },
@@ -86,7 +85,7 @@ const changes: [string, () => Promise<unknown>, { type: string; featureName?: st
     async () => ok(await app.admin.DELETE('/api/admin/features/{featureName}/tags/{type}/{value}', { params: { path: { featureName: 'ev.flag', type: 'simple', value: 'ev-tag' } } })),
     [{ type: 'feature-untagged', featureName: 'ev.flag', project: P }],
   ],
-  ['add a dependency', async () => ok(await app.admin.POST(`${featureRoute}/dependencies`, { ...flag('ev.flag'), body: { feature: 'ev.parent' } })), [{ type: 'feature-dependency-added', featureName: 'ev.flag', project: P }]],
+  ['add a dependency', async () => ok(await app.admin.POST(`${featureRoute}/dependencies`, { ...flagParams('ev.flag'), body: { feature: 'ev.parent' } })), [{ type: 'feature-dependency-added', featureName: 'ev.flag', project: P }]],
   [
     'remove a dependency',
     async () => ok(await app.admin.DELETE(`${featureRoute}/dependencies/{parent}`, { params: { path: { ...flagPath('ev.flag', P), parent: 'ev.parent' } } })),
@@ -107,8 +106,8 @@ const changes: [string, () => Promise<unknown>, { type: string; featureName?: st
   ['update a strategy definition', async () => ok(await app.admin.PUT('/api/admin/strategies/{strategyName}', { ...definition('evCustom'), body: { name: 'evCustom', description: 'd' } })), [{ type: 'strategy-updated' }]],
   ['delete a strategy definition', async () => ok(await app.admin.DELETE('/api/admin/strategies/{strategyName}', definition('evCustom'))), [{ type: 'strategy-deleted' }]],
   ['create another project', async () => ok(await app.admin.POST('/api/admin/projects', { body: { id: 'events-target', name: 'Target' } })), [{ type: 'project-created', project: 'events-target' }]],
-  ['move a flag', async () => ok(await app.admin.POST(`${featureRoute}/changeProject`, { ...flag('ev.parent'), body: { newProjectId: 'events-target' } })), [{ type: 'feature-project-change', featureName: 'ev.parent', project: 'events-target' }]],
-  ['archive a flag', async () => ok(await app.admin.DELETE(featureRoute, flag('ev.flag'))), [{ type: 'feature-archived', featureName: 'ev.flag', project: P }]],
+  ['move a flag', async () => ok(await app.admin.POST(`${featureRoute}/changeProject`, { ...flagParams('ev.parent'), body: { newProjectId: 'events-target' } })), [{ type: 'feature-project-change', featureName: 'ev.parent', project: 'events-target' }]],
+  ['archive a flag', async () => ok(await app.admin.DELETE(featureRoute, flagParams('ev.flag'))), [{ type: 'feature-archived', featureName: 'ev.flag', project: P }]],
   ['revive a flag', async () => ok(await app.admin.POST('/api/admin/archive/revive/{featureName}', { params: { path: { featureName: 'ev.flag' } } })), [{ type: 'feature-revived', featureName: 'ev.flag', project: P }]],
   ['archive flags in bulk', async () => ok(await app.admin.POST('/api/admin/projects/{projectId}/archive', { ...project(), body: { features: ['ev.flag'] } })), [{ type: 'feature-archived', featureName: 'ev.flag', project: P }]],
   ['delete an archived flag', async () => ok(await app.admin.DELETE('/api/admin/archive/{featureName}', { params: { path: { featureName: 'ev.flag' } } })), [{ type: 'feature-deleted', featureName: 'ev.flag', project: P }]],
@@ -142,7 +141,7 @@ describe('a change rejected halfway writes neither rows nor events', () => {
     });
     expect(response.response.status).toBe(400);
     expect(await latestEventId()).toBe(before);
-    expect((await app.admin.GET(featureRoute, flag('halfway.flag', 'default'))).response.status).toBe(404);
+    expect((await app.admin.GET(featureRoute, flagParams('halfway.flag', 'default'))).response.status).toBe(404);
     expect((await app.admin.GET('/api/admin/tags/{type}/{value}', { params: { path: { type: 'simple', value: 'halfway-tag' } } })).response.status).toBe(404);
   });
 
@@ -150,7 +149,7 @@ describe('a change rejected halfway writes neither rows nor events', () => {
     for (const name of ['halfway.a', 'halfway.b']) {
       await ok(app.admin.POST('/api/admin/projects/{projectId}/features', { ...project('default'), body: { name } }));
     }
-    await ok(app.admin.DELETE(featureRoute, flag('halfway.a', 'default')));
+    await ok(app.admin.DELETE(featureRoute, flagParams('halfway.a', 'default')));
     const before = await latestEventId();
     const response = await app.admin.POST('/api/admin/projects/{projectId}/delete', { ...project('default'), body: { features: ['halfway.a', 'halfway.b'] } });
     expect(response.response.status).toBe(409);
@@ -165,6 +164,6 @@ describe('a change rejected halfway writes neither rows nor events', () => {
     const response = await app.admin.POST('/api/admin/projects/{projectId}/archive', { ...project('default'), body: { features: ['halfway.c', 'halfway.missing'] } });
     expect(response.response.status).toBe(404);
     expect(await latestEventId()).toBe(before);
-    expect((await app.admin.GET(featureRoute, flag('halfway.c', 'default'))).response.status).toBe(200);
+    expect((await app.admin.GET(featureRoute, flagParams('halfway.c', 'default'))).response.status).toBe(200);
   });
 });

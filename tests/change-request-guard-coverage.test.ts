@@ -38,11 +38,11 @@ const request = (method: string, path: string, body?: unknown, user?: TestUser):
 
 const { productionFeatures, makeOwner, onInProduction, parentOfChildOn } = guardFixtures(() => app, unique, () => productionToken);
 
-const send = ({ method, path, body, user }: Request): Promise<RawResponse> =>
+const sendRequest = ({ method, path, body, user }: Request): Promise<RawResponse> =>
   user ? asUser(app, user, method, path, body) : call(app, method, path, body === undefined ? {} : { body: body as object });
 
 async function succeeds(req: Request) {
-  const response = await send(req);
+  const response = await sendRequest(req);
   expect(response.status, `${req.method} ${req.path}: ${response.text}`).toBeLessThan(300);
 }
 

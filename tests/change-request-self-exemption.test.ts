@@ -7,7 +7,7 @@ import { expectError, startTestApp, type TestApp } from './support/app.js';
 import { author, configureChangeRequests, requireChangeRequests } from './support/change-requests.js';
 import { uniqueNames } from './support/events.js';
 import { fixtures, inProject, ok } from './support/fixtures.js';
-import { clientAs, type TestUser } from './support/users.js';
+import { addProjectAccess, clientAs, projectAccess, type TestUser } from './support/users.js';
 
 let app: TestApp;
 /** An Editor: holds UPDATE_PROJECT in the default project, may not skip change requests. */
@@ -15,15 +15,14 @@ let editor: TestUser;
 let skipRole: number;
 const unique = uniqueNames();
 const { newProject, createGroup } = fixtures(() => app, unique);
-const access = '/api/admin/projects/{projectId}/access';
 
 const configureAs = (user: TestUser, project: string, environment: string, body: Parameters<typeof configureChangeRequests>[3]) =>
   configureChangeRequests(clientAs(app, user), project, environment, body);
 const ruleIn = async (projectId: string, environment: string) =>
   (await ok(app.admin.GET('/api/admin/projects/{projectId}/change-requests/config', inProject(projectId)))).find((row) => row.environment === environment)!;
 /** Gives the users these roles in the project, as the client. */
-const grant = (client: ServiceClient, projectId: string, roles: number[], users: number[]) => client.POST(access, { ...inProject(projectId), body: { roles, users } });
-const accessOfDefault = () => ok(app.admin.GET(access, inProject('default')));
+const grantAs = (client: ServiceClient, projectId: string, roles: number[], users: number[]) => addProjectAccess(app, projectId, { roles, users }, client);
+const accessOfDefault = () => projectAccess(app, 'default');
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -46,7 +45,7 @@ describe('the change-request rule of an environment', () => {
 
   it('can be tightened by such a caller', async () => {
     const project = await newProject('tighten');
-    await ok(grant(app.admin, project, [ROLE.Owner], [editor.id]));
+    await ok(grantAs(app.admin, project, [ROLE.Owner], [editor.id]));
     expect((await configureAs(editor, project, 'production', { changeRequestsEnabled: true, requiredApprovals: 1 })).response.status).toBe(204);
     expect((await configureAs(editor, project, 'production', { changeRequestsEnabled: true, requiredApprovals: 3 })).response.status).toBe(204);
     expect(await ruleIn(project, 'production')).toMatchObject({ changeRequestEnabled: true, requiredApprovals: 3 });
@@ -56,7 +55,7 @@ describe('the change-request rule of an environment', () => {
     const project = await newProject('loosen');
     await requireChangeRequests(app, project, 'production', 2);
     const skipper = await author(app);
-    await ok(grant(app.admin, project, [ROLE.Owner, skipRole], [skipper.id]));
+    await ok(grantAs(app.admin, project, [ROLE.Owner, skipRole], [skipper.id]));
     expect((await configureAs(skipper, project, 'production', { changeRequestsEnabled: false })).response.status).toBe(204);
     expect((await ruleIn(project, 'production')).changeRequestEnabled).toBe(false);
   });
@@ -64,7 +63,7 @@ describe('the change-request rule of an environment', () => {
 
 describe('a role that skips change requests', () => {
   it('cannot be given to oneself by a caller who may not skip them there', async () => {
-    const error = expectError(await grant(clientAs(app, editor), 'default', [skipRole], [editor.id]), 403, 'NoAccessError');
+    const error = expectError(await grantAs(clientAs(app, editor), 'default', [skipRole], [editor.id]), 403, 'NoAccessError');
     expect(error.message).toContain('SKIP_CHANGE_REQUEST');
     expect((await accessOfDefault()).users.find((user) => user.id === editor.id)).toBeUndefined();
   });
@@ -88,13 +87,13 @@ describe('a role that skips change requests', () => {
 
   it('does not stop such a caller giving roles that skip nothing', async () => {
     const other = await author(app);
-    expect((await grant(clientAs(app, editor), 'default', [ROLE.Member], [other.id])).response.status).toBe(200);
+    expect((await grantAs(clientAs(app, editor), 'default', [ROLE.Member], [other.id])).response.status).toBe(200);
   });
 
   it('can be given by a caller who may skip change requests there', async () => {
     const other = await author(app);
-    expect((await grant(clientAs(app, editor), 'default', [skipRole], [other.id])).response.status).toBe(403);
-    await ok(grant(app.admin, 'default', [skipRole], [other.id]));
+    expect((await grantAs(clientAs(app, editor), 'default', [skipRole], [other.id])).response.status).toBe(403);
+    await ok(grantAs(app.admin, 'default', [skipRole], [other.id]));
     expect((await accessOfDefault()).users.find((user) => user.id === other.id)!.roles).toContain(skipRole);
   });
 });

@@ -20,13 +20,8 @@ beforeAll(async () => {
 });
 
 const unique = uniqueNames();
-const { createFlag, newProject, turnOn, turnOff, addStrategy, archiveFlag, flagEnvironment, createSegment } = fixtures(() => app, unique);
+const { createFlag, newProject, turnOn, turnOff, addStrategy, archiveFlag, flagEnvironment, createSegment, tagFlag } = fixtures(() => app, unique);
 
-
-async function tag(featureName: string, value: string) {
-  const result = await app.admin.POST('/api/admin/features/{featureName}/tags', { params: { path: { featureName } }, body: { type: 'simple', value } });
-  expect(result.response.status, JSON.stringify(result.error)).toBe(201);
-}
 
 const names = (body: { features: { name: string }[] }) => flagNames(body).sort();
 
@@ -192,9 +187,9 @@ describe('GET /api/client/features: filters', () => {
     const x = `x-${p}`;
     const y = `y-${p}`;
     const colon = `k:v-${p}`;
-    await tag(f1, x);
-    await tag(f2, y);
-    await tag(f3, colon);
+    await tagFlag(f1, x);
+    await tagFlag(f2, y);
+    await tagFlag(f3, colon);
 
     expect(names(await clientFeaturesRead(app, devToken, { tag: [`simple:${x}`] }))).toEqual([f1]);
     expect(names(await clientFeaturesRead(app, devToken, { 'tag[]': [`simple:${x}`] }))).toEqual([f1]);

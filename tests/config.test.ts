@@ -10,7 +10,7 @@ const scratch = await mkdtemp(path.join(tmpdir(), 'flag-config-'));
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
 /** Runs the service's entry point with only `env` (plus PATH) and returns how it ended. */
-function start(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runWithEnv(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts'], {
       env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
@@ -45,7 +45,7 @@ describe('LOG_LEVEL', () => {
 
   it('stops the service at start with a one-line error', async () => {
     const dataDir = path.join(scratch, 'bogus-level');
-    const { code, stdout, stderr } = await start({ LOG_LEVEL: 'bogus', DATA_DIR: dataDir });
+    const { code, stdout, stderr } = await runWithEnv({ LOG_LEVEL: 'bogus', DATA_DIR: dataDir });
     expect(code).not.toBe(0);
     expect(stdout).toBe('');
     expect(stderr.trimEnd().split('\n')).toEqual(['Could not start: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, got "bogus"']);
@@ -129,7 +129,7 @@ describe("Unleash's database variables", () => {
 
   it('stops the service at start on a partial set, and never opens the embedded database', async () => {
     const dataDir = path.join(scratch, 'partial');
-    const { code, stderr } = await start({ DATABASE_HOST: 'db.internal', DATA_DIR: dataDir });
+    const { code, stderr } = await runWithEnv({ DATABASE_HOST: 'db.internal', DATA_DIR: dataDir });
     expect(code).not.toBe(0);
     expect(stderr).toContain('DATABASE_HOST is set but DATABASE_NAME, DATABASE_USERNAME are not');
     expect(existsSync(dataDir)).toBe(false);

@@ -44,7 +44,7 @@ const operators: Record<string, () => { contextName: string; values?: string[]; 
   NOT_AN_OPERATOR: () => ({ contextName: 'f1', value: 'a' }),
 };
 
-const constraint = (operator = pick(Object.keys(operators))) => {
+const randomConstraint = (operator = pick(Object.keys(operators))) => {
   return { values: [], caseInsensitive: false, inverted: random() < 0.25, operator, ...operators[operator]!() };
 };
 
@@ -61,16 +61,16 @@ const variants = (count: number, stickiness: string | undefined, overrides: bool
 // The host both evaluate on, as both read it; listed in another case so that its comparison is case-insensitive.
 const host = (process.env.HOSTNAME || hostname()).toUpperCase();
 // Random stickiness only where the rollout decides alone (0 or 100); a missing stickiness or groupId takes the default.
-const rollout = (flagName: string) => {
+const randomRollout = (flagName: string) => {
   const percent = pick(['0', '10', '50', '100', '100']);
   const stickiness = pick(['default', 'userId', 'sessionId', 'f1', undefined, ...(percent === '0' || percent === '100' ? ['random'] : [])]);
   return { rollout: percent, ...(stickiness ? { stickiness } : {}), groupId: pick([flagName, 'shared']) };
 };
 
-function strategy(flagName: string) {
+function randomStrategy(flagName: string) {
   const name = pick(['flexibleRollout', 'flexibleRollout', 'default', 'userWithId', 'gradualRolloutUserId', 'gradualRolloutSessionId', 'remoteAddress', 'applicationHostname', 'custom']);
   const parameters: Record<string, string> = {
-    flexibleRollout: rollout(flagName),
+    flexibleRollout: randomRollout(flagName),
     userWithId: { userIds: pick(['u1, u2,u3', 'u4', '']) },
     gradualRolloutUserId: { percentage: pick(['0', '30', '100']), ...(random() < 0.7 ? { groupId: flagName } : {}) },
     gradualRolloutSessionId: { percentage: pick(['20', '70']), ...(random() < 0.5 ? { groupId: 'shared' } : {}) },
@@ -80,7 +80,7 @@ function strategy(flagName: string) {
   return {
     name,
     parameters,
-    constraints: some(constraint, [0, 1, 1, 2]),
+    constraints: some(randomConstraint, [0, 1, 1, 2]),
     // Variants without a stickiness take the rollout's, which must not be random.
     variants: name === 'flexibleRollout' && random() < 0.5 ? variants(pick([1, 2, 3]), pick([...(parameters.stickiness === 'random' ? [] : [undefined]), 'sessionId', 'f1']), false) : [],
     ...(random() < 0.3 ? { segments: [pick([1, 2, 3, 404])] } : {}),
@@ -89,7 +89,7 @@ function strategy(flagName: string) {
 
 const names = Array.from({ length: 200 }, (_, i) => `flag-${i}`);
 const features: FeatureInput[] = names.map((name, i) => {
-  const strategies = some(() => strategy(name), [0, 1, 1, 1, 2, 3]);
+  const strategies = some(() => randomStrategy(name), [0, 1, 1, 1, 2, 3]);
   const parent = i > 4 && random() < 0.25 ? pick([...names.slice(0, i), 'no-such-flag']) : undefined;
   return {
     name,
@@ -106,12 +106,12 @@ const features: FeatureInput[] = names.map((name, i) => {
     ...(parent ? { dependencies: [{ feature: parent, ...(random() < 0.3 ? { enabled: false } : {}), ...(random() < 0.3 ? { variants: ['v0', 'disabled'] } : {}) }] } : {}),
   } as FeatureInput;
 });
-const segments: ClientSegment[] = [1, 2, 3].map((id) => ({ id, name: `segment-${id}`, constraints: some(constraint, [0, 1, 2]) as ClientSegment['constraints'] }));
+const segments: ClientSegment[] = [1, 2, 3].map((id) => ({ id, name: `segment-${id}`, constraints: some(randomConstraint, [0, 1, 2]) as ClientSegment['constraints'] }));
 // Each operator also alone, in flags whose only strategy is `default` with one constraint, so that no other
 // strategy, constraint or segment hides its answer (boundaries such as NUM_GTE at the context's own value).
 const operatorFlags = Object.keys(operators).flatMap((operator) =>
   Array.from({ length: 8 }, (_, i) => {
-    const strategies = [{ name: 'default', parameters: {}, constraints: [constraint(operator)], variants: [] }];
+    const strategies = [{ name: 'default', parameters: {}, constraints: [randomConstraint(operator)], variants: [] }];
     return { name: `${operator}-${i}`, type: 'release', enabled: true, stale: false, project: 'default', description: null, impressionData: false, strategies, variants: [], strategy: 'default', parameters: {} } as FeatureInput;
   }),
 );

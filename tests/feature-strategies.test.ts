@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../client/index.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { envPath, fixtures } from './support/fixtures.js';
+import { envPath, fixtures, strategyParams } from './support/fixtures.js';
 
 type Constraint = components['schemas']['Constraint'];
 type StrategyVariant = components['schemas']['StrategyVariant'];
@@ -25,7 +25,6 @@ const { latestEventId, eventsSince } = eventReader(() => app);
 const environmentRoute = '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}';
 const strategiesRoute = `${environmentRoute}/strategies` as const;
 const strategyRoute = `${strategiesRoute}/{strategyId}` as const;
-const strategy = (featureName: string, strategyId: string) => ({ params: { path: { ...envPath(featureName), strategyId } } });
 /** For bodies the types forbid. */
 const strategiesPath = (featureName: string, environment = 'development') =>
   `/api/admin/projects/default/features/${featureName}/environments/${environment}/strategies`;
@@ -239,10 +238,10 @@ describe('strategies of a flag in an environment', () => {
     const production = await addStrategy(name, { name: 'default' }, 'production');
     const before = await latestEventId();
     for (const id of ['5b0e4d1e-0000-4000-8000-000000000000', production.id]) {
-      expectError(await app.admin.GET(strategyRoute, strategy(name, id)), 404, 'NotFoundError');
-      expectError(await app.admin.PUT(strategyRoute, { ...strategy(name, id), body: { name: 'default' } }), 404, 'NotFoundError');
-      expectError(await app.admin.PATCH(strategyRoute, { ...strategy(name, id), body: [{ op: 'replace', path: '/title', value: 'x' }] }), 404, 'NotFoundError');
-      expectError(await app.admin.DELETE(strategyRoute, strategy(name, id)), 404, 'NotFoundError');
+      expectError(await app.admin.GET(strategyRoute, strategyParams(name, id)), 404, 'NotFoundError');
+      expectError(await app.admin.PUT(strategyRoute, { ...strategyParams(name, id), body: { name: 'default' } }), 404, 'NotFoundError');
+      expectError(await app.admin.PATCH(strategyRoute, { ...strategyParams(name, id), body: [{ op: 'replace', path: '/title', value: 'x' }] }), 404, 'NotFoundError');
+      expectError(await app.admin.DELETE(strategyRoute, strategyParams(name, id)), 404, 'NotFoundError');
     }
     expect(await eventsSince(before)).toEqual([]);
     expect(await listStrategies(name, 'production')).toEqual([production]);
@@ -295,7 +294,7 @@ describe('strategies of a flag in an environment', () => {
     const name = await newFlag('put-bad');
     const original = await addStrategy(name, { name: 'default', title: 'Kept' });
     const before = await latestEventId();
-    const error = expectError(await app.admin.PUT(strategyRoute, { ...strategy(name, original.id), body: { name: 'madeUp' } }), 400, 'ValidationError');
+    const error = expectError(await app.admin.PUT(strategyRoute, { ...strategyParams(name, original.id), body: { name: 'madeUp' } }), 400, 'ValidationError');
     expect(error.message).toContain('madeUp');
     expect(await listStrategies(name)).toEqual([original]);
     expect(await eventsSince(before)).toEqual([]);
@@ -336,7 +335,7 @@ describe('strategies of a flag in an environment', () => {
     const name = await newFlag('patch-bad');
     const original = await addStrategy(name, { name: 'default', title: 'Original' });
     const before = await latestEventId();
-    const error = expectError(await app.admin.PATCH(strategyRoute, { ...strategy(name, original.id), body: patch }), 400, 'ValidationError');
+    const error = expectError(await app.admin.PATCH(strategyRoute, { ...strategyParams(name, original.id), body: patch }), 400, 'ValidationError');
     if (mention) expect(error.message).toContain(mention);
     expect(await listStrategies(name)).toEqual([original]);
     expect(await eventsSince(before)).toEqual([]);
@@ -353,7 +352,7 @@ describe('strategies of a flag in an environment', () => {
     });
     expect(result.response.status).toBe(200);
     expect((await listStrategies(name)).map((s) => s.id)).toEqual([keep.id]);
-    expectError(await app.admin.GET(strategyRoute, strategy(name, gone.id)), 404, 'NotFoundError');
+    expectError(await app.admin.GET(strategyRoute, strategyParams(name, gone.id)), 404, 'NotFoundError');
     expect((await flagEnvironment(name)).enabled).toBe(true);
     const events = await eventsSince(before);
     expect(events).toHaveLength(1);
@@ -365,7 +364,7 @@ describe('strategies of a flag in an environment', () => {
     await turnOn(name);
     const [only] = await listStrategies(name);
     const before = await latestEventId();
-    const response = await app.admin.DELETE(strategyRoute, strategy(name, only!.id));
+    const response = await app.admin.DELETE(strategyRoute, strategyParams(name, only!.id));
     expect(response.response.status).toBe(200);
     const env = await flagEnvironment(name);
     expect(env.enabled).toBe(false);
@@ -516,7 +515,7 @@ describe('constraints', () => {
     const original = await addStrategy(name, { name: 'default' });
     const before = await latestEventId();
     const response = await app.admin.PUT(strategyRoute, {
-      ...strategy(name, original.id),
+      ...strategyParams(name, original.id),
       body: { name: 'default', constraints: [{ contextName: 'version', operator: 'SEMVER_GTE', value: 'latest' }] },
     });
     expect(expectError(response, 400, 'ValidationError').message).toContain('latest');

@@ -58,32 +58,32 @@ function expectErrorShape(answer: RawAnswer, status: number, name: string) {
   expect(body.message.length).toBeGreaterThan(0);
 }
 
-const get = (target: string, headerLines: string[] = []) =>
+const requestText = (target: string, headerLines: string[] = []) =>
   `GET ${target} HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${app.adminToken}\r\n${headerLines.map((line) => `${line}\r\n`).join('')}Connection: close\r\n\r\n`;
 
 describe('requests refused before any route runs', () => {
   it('answers too many query parameters (a request line beyond the header limit) with 431 as an Error', async () => {
     const query = Array.from({ length: 3000 }, (_, i) => `p${i}=${i}`).join('&');
-    expectErrorShape(await rawExchange(get(`/api/admin/tag-types?${query}`)), 431, 'RequestHeaderFieldsTooLargeError');
+    expectErrorShape(await rawExchange(requestText(`/api/admin/tag-types?${query}`)), 431, 'RequestHeaderFieldsTooLargeError');
   });
 
   it('answers 1,500 headers beyond the size limit with 431 as an Error', async () => {
     const headers = Array.from({ length: 1500 }, (_, i) => `x-header-${i}: value-${i}`);
-    expectErrorShape(await rawExchange(get('/api/admin/tag-types', headers)), 431, 'RequestHeaderFieldsTooLargeError');
+    expectErrorShape(await rawExchange(requestText('/api/admin/tag-types', headers)), 431, 'RequestHeaderFieldsTooLargeError');
   });
 
   it('answers 1,500 short headers within the size limit as any request', async () => {
     const headers = Array.from({ length: 1500 }, (_, i) => `x${i}: ${i % 10}`);
-    const answer = await rawExchange(get('/api/admin/tag-types', headers));
+    const answer = await rawExchange(requestText('/api/admin/tag-types', headers));
     expect(answer.status, answer.body).toBe(200);
   });
 
   it('answers an invalid header with 400 as an Error', async () => {
-    expectErrorShape(await rawExchange(get('/api/admin/tag-types', ['bad header name: x'])), 400, 'ValidationError');
+    expectErrorShape(await rawExchange(requestText('/api/admin/tag-types', ['bad header name: x'])), 400, 'ValidationError');
   });
 
   it('answers one header too large with 431 as an Error', async () => {
-    expectErrorShape(await rawExchange(get('/api/admin/tag-types', [`x-big: ${'a'.repeat(20_000)}`])), 431, 'RequestHeaderFieldsTooLargeError');
+    expectErrorShape(await rawExchange(requestText('/api/admin/tag-types', [`x-big: ${'a'.repeat(20_000)}`])), 431, 'RequestHeaderFieldsTooLargeError');
   });
 
   it('answers a JSON body over the size limit with 413 as an Error, and creates nothing', async () => {

@@ -24,7 +24,7 @@ const toggleOf = (body: FrontendToggles | undefined, name: string) => body!.togg
  * POST /api/frontend with a context. Raw: the contract's FrontendContext types custom fields at the top as
  * `string | null`, which its `properties` object cannot meet, so no context with properties fits the typed client.
  */
-const evaluate = (context: object) => call(app, 'POST', '/api/frontend', { token, body: { context } });
+const postContext = (context: object) => call(app, 'POST', '/api/frontend', { token, body: { context } });
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -197,15 +197,15 @@ describe('POST /api/frontend', () => {
     const flag = await flagWith(app, unique('post'), [
       { ...rollout(100), constraints: [{ contextName: 'userId', operator: 'IN', values: ['carol'] }, { contextName: 'plan', operator: 'IN', values: ['pro'] }, { contextName: 'team', operator: 'IN', values: ['red'] }] },
     ]);
-    const on = await evaluate({ userId: 'carol', properties: { plan: 'pro' }, team: 'red' });
+    const on = await postContext({ userId: 'carol', properties: { plan: 'pro' }, team: 'red' });
     expect(on.status).toBe(200);
     expect(toggleOf(on.json, flag)).toMatchObject({ name: flag, enabled: true });
-    expect(toggleOf((await evaluate({ userId: 'carol', properties: { plan: 'free' }, team: 'red' })).json, flag)).toBeUndefined();
+    expect(toggleOf((await postContext({ userId: 'carol', properties: { plan: 'free' }, team: 'red' })).json, flag)).toBeUndefined();
   });
 
   it('gives the same answer and ETag as GET for the same context', async () => {
     const get = await frontendGet(app, token, { userId: 'same', 'properties[plan]': 'pro', sessionId: 's' });
-    const post = await evaluate({ userId: 'same', sessionId: 's', properties: { plan: 'pro' } });
+    const post = await postContext({ userId: 'same', sessionId: 's', properties: { plan: 'pro' } });
     expect(post.json).toEqual(get.json);
     expect(post.headers.etag).toBe(get.headers.etag);
   });
@@ -222,16 +222,16 @@ describe('POST /api/frontend', () => {
     const nullText = await flagWith(app, unique('null-text'), [{ ...rollout(100), constraints: [{ contextName: 'userId', operator: 'IN', values: ['null'] }] }]);
     const teamless = await flagWith(app, unique('null-team'), [{ ...rollout(100), constraints: [{ contextName: 'team', operator: 'NOT_IN', values: ['red'] }] }]);
     const context = { userId: null, sessionId: null, remoteAddress: null, currentTime: null, team: null, properties: { plan: null } };
-    const response = await evaluate(context);
+    const response = await postContext(context);
     expect(response.status, response.text).toBe(200);
     expect(toggleOf(response.json, notPro)).toBeDefined();
     expect(toggleOf(response.json, teamless)).toBeDefined();
     expect(toggleOf(response.json, nullText)).toBeUndefined();
-    expect(response.json).toEqual((await evaluate({})).json);
+    expect(response.json).toEqual((await postContext({})).json);
   });
 
   it('refuses a context value that is not a string with 400 naming it', async () => {
-    const error = expectError(await evaluate({ userId: 42 }), 400, 'ValidationError');
+    const error = expectError(await postContext({ userId: 42 }), 400, 'ValidationError');
     expect(error.message).toContain('userId');
   });
 });

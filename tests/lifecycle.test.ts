@@ -32,7 +32,7 @@ async function lifecycle(projectId: string, featureName: string) {
   return result.data!;
 }
 
-async function stages(projectId: string, featureName: string) {
+async function lifecycleStages(projectId: string, featureName: string) {
   return (await lifecycle(projectId, featureName)).map((s) => s.stage);
 }
 
@@ -237,7 +237,7 @@ describe('lifecycle: complete', () => {
     const { project, name } = await flagInNewProject();
     const before = await latestEventId();
     expectError(await completeRaw(project, name, body), 400, 'ValidationError');
-    expect(await stages(project, name)).toEqual(['initial']);
+    expect(await lifecycleStages(project, name)).toEqual(['initial']);
     expect(await eventsSince(before)).toEqual([]);
   });
 
@@ -245,14 +245,14 @@ describe('lifecycle: complete', () => {
     const { project, name } = await flagInNewProject();
     const response = await completeRaw(project, name, '{"status": ');
     expect(response.status).toBe(400);
-    expect(await stages(project, name)).toEqual(['initial']);
+    expect(await lifecycleStages(project, name)).toEqual(['initial']);
   });
 
   it.each(['text/plain', 'application/xml'])('refuses a %s body with 415 and changes nothing', async (contentType) => {
     const { project, name } = await flagInNewProject();
     const before = await latestEventId();
     expectError(await completeRaw(project, name, JSON.stringify({ status: 'kept' }), contentType), 415, 'ContentTypeerror');
-    expect(await stages(project, name)).toEqual(['initial']);
+    expect(await lifecycleStages(project, name)).toEqual(['initial']);
     expect(await eventsSince(before)).toEqual([]);
   });
 
@@ -265,7 +265,7 @@ describe('lifecycle: complete', () => {
     expectError(await sendComplete(other, name, body), 404, 'NotFoundError');
     expectError(await sendComplete(unique('no-project'), name, body), 404, 'NotFoundError');
     expect(await eventsSince(before)).toEqual([]);
-    expect(await stages(project, name)).toEqual(['initial']);
+    expect(await lifecycleStages(project, name)).toEqual(['initial']);
 
     await archiveFlag(project, name);
     const beforeArchived = await latestEventId();
@@ -282,7 +282,7 @@ describe('lifecycle: uncomplete', () => {
     await turnOn(name, 'production', project);
     const live = await lifecycle(project, name);
     await complete(project, name, { status: 'kept', statusValue: 'variantA' });
-    expect(await stages(project, name)).toEqual(['initial', 'pre-live', 'live', 'completed']);
+    expect(await lifecycleStages(project, name)).toEqual(['initial', 'pre-live', 'live', 'completed']);
 
     const before = await latestEventId();
     const response = await sendUncomplete(project, name);
@@ -312,7 +312,7 @@ describe('lifecycle: uncomplete', () => {
     await uncomplete(project, name);
     await uncomplete(project, name);
     expect((await eventsSince(before)).map((e) => e.type)).toEqual(['feature-uncompleted']);
-    expect(await stages(project, name)).toEqual(['initial']);
+    expect(await lifecycleStages(project, name)).toEqual(['initial']);
     expect((await searched(name))?.lifecycle?.stage).toBe('initial');
   });
 
@@ -337,7 +337,7 @@ describe('lifecycle: uncomplete', () => {
     expectError(await sendUncomplete(other, name), 404, 'NotFoundError');
     expectError(await sendUncomplete(unique('no-project'), name), 404, 'NotFoundError');
     expect(await eventsSince(before)).toEqual([]);
-    expect(await stages(project, name)).toEqual(['initial', 'completed']);
+    expect(await lifecycleStages(project, name)).toEqual(['initial', 'completed']);
     await archiveFlag(project, name);
     const beforeArchived = await latestEventId();
     expectError(await sendUncomplete(project, name), 404, 'NotFoundError');
@@ -365,7 +365,7 @@ describe('lifecycle: archive and revive', () => {
     expect(revived).toBeDefined();
     expect(revived).not.toHaveProperty('archivedAt');
     expect(revived?.lifecycle).toEqual(preLive);
-    expect(await stages(project, name)).toEqual(['initial', 'pre-live']);
+    expect(await lifecycleStages(project, name)).toEqual(['initial', 'pre-live']);
   });
 
   it('a completed flag is archived and revived back to completed with its status', async () => {
@@ -381,7 +381,7 @@ describe('lifecycle: archive and revive', () => {
 
     await reviveFlag(name);
     expect((await searched(name))?.lifecycle).toEqual(completed);
-    expect(await stages(project, name)).toEqual(['initial', 'live', 'completed']);
+    expect(await lifecycleStages(project, name)).toEqual(['initial', 'live', 'completed']);
   });
 
   it('a flag archived a second time is archived at the new time', async () => {

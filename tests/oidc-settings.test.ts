@@ -33,14 +33,14 @@ const settings = (overrides: Partial<SetOidcSettings> = {}): SetOidcSettings => 
   ...overrides,
 });
 
-const post = (body: SetOidcSettings, client: ServiceClient = app.admin) => client.POST(PATH, { body });
-const read = (client: ServiceClient = app.admin) => client.GET(PATH);
+const postSettings = (body: SetOidcSettings, client: ServiceClient = app.admin) => client.POST(PATH, { body });
+const readSettings = (client: ServiceClient = app.admin) => client.GET(PATH);
 const remove = (client: ServiceClient = app.admin) => client.DELETE(PATH);
 /** A body the types forbid, so sent raw. */
 const postRaw = (body: unknown) => call(app, 'POST', PATH, { body: body as object });
 
-const storedSettings = () => ok(read(), 200);
-const save = (body: SetOidcSettings): Promise<OidcSettings> => ok(post(body), 200);
+const storedSettings = () => ok(readSettings(), 200);
+const save = (body: SetOidcSettings): Promise<OidcSettings> => ok(postSettings(body), 200);
 const removeSettings = async () => void (await ok(remove(), 200));
 
 /** The settings as answered: the same fields, the secret masked. */
@@ -115,7 +115,7 @@ describe('setting OpenID Connect', () => {
   ])('refuses a defaultRootRoleId naming %s with 400, keeping the settings and recording nothing', async (_case, defaultRootRoleId) => {
     const kept = await save(settings());
     const since = await latestEventId();
-    const error = expectError(await post(settings({ defaultRootRoleId })), 400, 'ValidationError');
+    const error = expectError(await postSettings(settings({ defaultRootRoleId })), 400, 'ValidationError');
     expect(error.message).toContain('defaultRootRoleId');
     expect(await storedSettings()).toEqual(kept);
     expect(await eventsSince(since)).toEqual([]);
@@ -129,7 +129,7 @@ describe('refusing a bad body', () => {
     kept = await save(settings({ clientId: 'kept-client' }));
   });
 
-  async function expectRefusedNaming(send: () => ReturnType<typeof postRaw | typeof post>, field: string) {
+  async function expectRefusedNaming(send: () => ReturnType<typeof postRaw | typeof postSettings>, field: string) {
     const since = await latestEventId();
     const error = expectError(await send(), 400, 'ValidationError');
     expect(error.message).toContain(field);
@@ -148,7 +148,7 @@ describe('refusing a bad body', () => {
     ['an empty secret', () => settings({ secret: '' }), 'secret'],
     ['a discoverUrl that is not a URL', () => settings({ discoverUrl: 'not a url' }), 'discoverUrl'],
   ])('answers 400 naming the field for %s, keeping the settings and recording nothing', async (_case, body, field) => {
-    await expectRefusedNaming(() => post(body()), field);
+    await expectRefusedNaming(() => postSettings(body()), field);
   });
 
   // Bodies the types forbid, so sent raw.
@@ -274,8 +274,8 @@ describe('who may manage the settings', () => {
     const editor = await userWithSession(app, 'Editor');
     const since = await latestEventId();
     const client = clientAs(app, editor);
-    expectError(await read(client), 403, 'NoAccessError');
-    expectError(await post(settings(), client), 403, 'NoAccessError');
+    expectError(await readSettings(client), 403, 'NoAccessError');
+    expectError(await postSettings(settings(), client), 403, 'NoAccessError');
     expectError(await remove(client), 403, 'NoAccessError');
     expect(await storedSettings()).toEqual(kept);
     expect(await eventsSince(since)).toEqual([]);
@@ -283,16 +283,16 @@ describe('who may manage the settings', () => {
 
   it('answers 403 to a client token and changes nothing', async () => {
     const client = app.clientWith(await newApiToken(app, { type: 'client' }));
-    expectError(await read(client), 403, 'NoAccessError');
-    expectError(await post(settings(), client), 403, 'NoAccessError');
+    expectError(await readSettings(client), 403, 'NoAccessError');
+    expectError(await postSettings(settings(), client), 403, 'NoAccessError');
     expectError(await remove(client), 403, 'NoAccessError');
     expect(await storedSettings()).toEqual(kept);
   });
 
   it('answers 401 without a credential', async () => {
     const client = app.clientWith();
-    expectError(await read(client), 401, 'AuthenticationRequired');
-    expectError(await post(settings(), client), 401, 'AuthenticationRequired');
+    expectError(await readSettings(client), 401, 'AuthenticationRequired');
+    expectError(await postSettings(settings(), client), 401, 'AuthenticationRequired');
     expectError(await remove(client), 401, 'AuthenticationRequired');
     expect(await storedSettings()).toEqual(kept);
   });
@@ -300,8 +300,8 @@ describe('who may manage the settings', () => {
   it('lets an Admin’s session read and set them', async () => {
     const admin = await userWithSession(app, 'Admin');
     const body = settings();
-    const saved = await ok(post(body, clientAs(app, admin)), 200);
+    const saved = await ok(postSettings(body, clientAs(app, admin)), 200);
     expectMasked(saved, body);
-    expect(await ok(read(clientAs(app, admin)), 200)).toEqual(saved);
+    expect(await ok(readSettings(clientAs(app, admin)), 200)).toEqual(saved);
   });
 });

@@ -15,7 +15,7 @@ beforeAll(async () => {
 const { createFlag, usageOf: usage } = fixtures(() => app, uniqueNames());
 
 /** Sends one SDK report of the toggles' counts; expects it accepted. */
-async function send(appName: string, stop: string, toggles: Parameters<typeof sdkMetrics>[3]) {
+async function sendMetrics(appName: string, stop: string, toggles: Parameters<typeof sdkMetrics>[3]) {
   await ok(reportMetrics(app, token, sdkMetrics(appName, 'i-1', stop, toggles)), 202);
 }
 
@@ -26,7 +26,7 @@ describe('hourly counts of one report with two flags', () => {
     const stop = new Date().toISOString();
     const hour = new Date(Math.floor(Date.parse(stop) / 3_600_000) * 3_600_000).toISOString();
 
-    await send('two-flags', stop, { [first]: { yes: 3, no: 1, variants: { a: 2 } }, [second]: { yes: 7, no: 2, variants: { b: 5, c: 1 } } });
+    await sendMetrics('two-flags', stop, { [first]: { yes: 3, no: 1, variants: { a: 2 } }, [second]: { yes: 7, no: 2, variants: { b: 5, c: 1 } } });
 
     await until('both flags counted', () => Promise.all([usage(first), usage(second)]), ([a, b]) => a.metrics.length > 0 && b.metrics.length > 0);
     expect(await usage(first)).toEqual({
@@ -46,9 +46,9 @@ describe('hourly counts of one report with two flags', () => {
     const [first, second] = ['summed-first', 'summed-second'];
     for (const flag of [first, second]) await createFlag('default', flag);
     const stop = new Date().toISOString();
-    await send('summed', stop, { [first]: { yes: 1, no: 0, variants: {} }, [second]: { yes: 0, no: 4, variants: {} } });
+    await sendMetrics('summed', stop, { [first]: { yes: 1, no: 0, variants: {} }, [second]: { yes: 0, no: 4, variants: {} } });
     await until('the first report', () => usage(second), (u) => u.metrics.length > 0);
-    await send('summed', stop, { [first]: { yes: 10, no: 1, variants: {} } });
+    await sendMetrics('summed', stop, { [first]: { yes: 10, no: 1, variants: {} } });
     const firstCounts = await until('the second report', () => usage(first), (u) => u.metrics[0]?.yes === 11);
 
     expect(firstCounts.metrics.map(({ yes, no }) => ({ yes, no }))).toEqual([{ yes: 11, no: 1 }]);

@@ -3,7 +3,7 @@ import type { components } from '../client/index.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import type { ServiceClient } from '../client/index.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { clientAs, userWithSession } from './support/users.js';
+import { addProjectAccess, clientAs, projectAccess, userWithSession } from './support/users.js';
 import { fixtures, flagPath, ok } from './support/fixtures.js';
 
 type ProjectAccess = components['schemas']['ProjectAccess'];
@@ -26,12 +26,6 @@ const { latestEventId, eventsSince } = eventReader(() => app);
 const postGroup = (body: UpsertGroup, client: ServiceClient = app.admin) => client.POST('/api/admin/groups', { body });
 const groupPath = (groupId: number) => ({ params: { path: { groupId } } });
 
-async function access(projectId: string): Promise<ProjectAccess> {
-  return ok(app.admin.GET('/api/admin/projects/{projectId}/access', { params: { path: { projectId } } }), 200);
-}
-
-const addAccess = (projectId: string, body: AddProjectAccess, client: ServiceClient = app.admin) =>
-  client.POST('/api/admin/projects/{projectId}/access', { params: { path: { projectId } }, body });
 const userRolesPath = '/api/admin/projects/{projectId}/users/{userId}/roles' as const;
 const groupRolesPath = '/api/admin/projects/{projectId}/groups/{groupId}/roles' as const;
 const setUserRoles = (projectId: string, userId: number, roles: number[]) => app.admin.PUT(userRolesPath, { params: { path: { projectId, userId } }, body: { roles } });
@@ -133,7 +127,7 @@ describe('groups', () => {
 describe('project access', () => {
   it('lists the project roles and nobody for a new project; 404 for an unknown project', async () => {
     const project = await newProject();
-    const body = await access(project);
+    const body = await projectAccess(app, project);
     expect(body.users).toEqual([]);
     expect(body.groups).toEqual([]);
     expect(body.roles.map((r) => [r.id, r.name, r.type])).toEqual([
@@ -150,18 +144,18 @@ describe('project access', () => {
     const group = await createGroup({ name: unique('g'), users: [{ user: { id: b.id } }] });
     const since = await latestEventId();
     const body = { roles: [MEMBER, READER], users: [a.id], groups: [group.id] };
-    await ok(addAccess(project, body), 200);
+    await ok(addProjectAccess(app, project, body), 200);
     const events = await eventsSince(since);
     expect(events.map((e) => [e.type, e.project, e.data])).toEqual([['project-access-added', project, body]]);
 
-    const listed = await access(project);
+    const listed = await projectAccess(app, project);
     expect(listed.users).toEqual([expect.objectContaining({ id: a.id, email: a.email, roles: [MEMBER, READER], roleId: MEMBER, addedAt: expect.any(String) })]);
     expect(listed.groups).toEqual([
       expect.objectContaining({ id: group.id, name: group.name, roles: [MEMBER, READER], roleId: MEMBER, users: [expect.objectContaining({ user: expect.objectContaining({ id: b.id }) })] }),
     ]);
 
     const again = await latestEventId();
-    expect(await status(addAccess(project, body))).toBe(200);
+    expect(await status(addProjectAccess(app, project, body))).toBe(200);
     expect(await eventsSince(again)).toEqual([]);
   });
 
@@ -175,13 +169,13 @@ describe('project access', () => {
       [{ roles: [MEMBER], groups: [999997] }, '999997'],
     ];
     for (const [body, mention] of cases) {
-      const error = expectError(await addAccess(project, body), 400, 'ValidationError');
+      const error = expectError(await addProjectAccess(app, project, body), 400, 'ValidationError');
       expect(error.message).toContain(mention);
     }
     // No roles: a body the types forbid, so sent raw.
     expectError(await call(app, 'POST', `/api/admin/projects/${project}/access`, { body: { users: [user.id] } }), 400, 'ValidationError');
-    expect((await access(project)).users).toEqual([]);
-    expectError(await addAccess('no-such-project', { roles: [MEMBER], users: [user.id] }), 404, 'NotFoundError');
+    expect((await projectAccess(app, project)).users).toEqual([]);
+    expectError(await addProjectAccess(app, 'no-such-project', { roles: [MEMBER], users: [user.id] }), 404, 'NotFoundError');
   });
 
   it("replaces and removes a user's roles with events; 404 for unknown users and for nothing to remove", async () => {
@@ -190,7 +184,7 @@ describe('project access', () => {
     let since = await latestEventId();
     expect(await status(setUserRoles(project, user.id, [MEMBER]))).toBe(200);
     expect(await status(setUserRoles(project, user.id, [OWNER, MEMBER]))).toBe(200);
-    expect((await access(project)).users[0]!.roles).toEqual([OWNER, MEMBER]);
+    expect((await projectAccess(app, project)).users[0]!.roles).toEqual([OWNER, MEMBER]);
     expect((await eventsSince(since)).map((e) => [e.type, e.project, e.data, e.preData])).toEqual([
       ['project-access-user-roles-updated', project, { roles: [MEMBER], userId: user.id }, { roles: [], userId: user.id }],
       ['project-access-user-roles-updated', project, { roles: [OWNER, MEMBER], userId: user.id }, { roles: [MEMBER], userId: user.id }],
@@ -201,7 +195,7 @@ describe('project access', () => {
 
     expect(await status(removeUserRoles(project, user.id))).toBe(200);
     expect((await eventsSince(since)).map((e) => [e.type, e.preData])).toEqual([['project-access-user-roles-deleted', { roles: [OWNER, MEMBER], userId: user.id }]]);
-    expect((await access(project)).users).toEqual([]);
+    expect((await projectAccess(app, project)).users).toEqual([]);
     expectError(await removeUserRoles(project, user.id), 404, 'NotFoundError');
     expectError(await setUserRoles(project, 999999, [MEMBER]), 404, 'NotFoundError');
     expectError(await setUserRoles('no-such-project', user.id, [MEMBER]), 404, 'NotFoundError');
@@ -213,7 +207,7 @@ describe('project access', () => {
     const group = await createGroup({ name: unique('g') });
     const since = await latestEventId();
     expect(await status(setGroupRoles(project, group.id, [READER]))).toBe(200);
-    expect((await access(project)).groups.map((g) => [g.id, g.roles])).toEqual([[group.id, [READER]]]);
+    expect((await projectAccess(app, project)).groups.map((g) => [g.id, g.roles])).toEqual([[group.id, [READER]]]);
     expect(await status(removeGroupRoles(project, group.id))).toBe(200);
     expect((await eventsSince(since)).map((e) => [e.type, e.project])).toEqual([
       ['project-access-group-roles-updated', project],
@@ -249,9 +243,9 @@ describe('project access', () => {
     await setUserRoles(project, owner.id, [OWNER]);
     await setUserRoles(project, member.id, [MEMBER]);
     const body = { roles: [READER], users: [other.id] };
-    expectError(await addAccess(project, body, clientAs(app, member)), 403, 'NoAccessError');
-    expect(await status(addAccess(project, body, clientAs(app, owner)))).toBe(200);
-    expectError(await addAccess('default', body, clientAs(app, owner)), 403, 'NoAccessError');
+    expectError(await addProjectAccess(app, project, body, clientAs(app, member)), 403, 'NoAccessError');
+    expect(await status(addProjectAccess(app, project, body, clientAs(app, owner)))).toBe(200);
+    expectError(await addProjectAccess(app, 'default', body, clientAs(app, owner)), 403, 'NoAccessError');
   });
 
   it("an Editor works on flags in the default project and in projects they create, where they become Owner, not in others", async () => {
@@ -259,11 +253,11 @@ describe('project access', () => {
     const others = await newProject();
     expect(await status(newFlagAs(editor, 'default'))).toBe(201);
     expect(expectError(await newFlagAs(editor, others), 403, 'NoAccessError').message).toContain('CREATE_FEATURE');
-    expect((await access(others)).users).toEqual([]);
+    expect((await projectAccess(app, others)).users).toEqual([]);
 
     const own = unique('editors');
     await ok(clientAs(app, editor).POST('/api/admin/projects', { body: { id: own, name: 'Editor made' } }), 201);
-    expect((await access(own)).users).toEqual([expect.objectContaining({ id: editor.id, roles: [OWNER] })]);
+    expect((await projectAccess(app, own)).users).toEqual([expect.objectContaining({ id: editor.id, roles: [OWNER] })]);
     expect(await status(newFlagAs(editor, own))).toBe(201);
   });
 
@@ -290,7 +284,7 @@ describe('project access', () => {
     const project = await newProject();
     const [a, b, c] = [await userWithSession(app, 'Viewer'), await userWithSession(app, 'Viewer'), await userWithSession(app, 'Viewer')];
     const group = await createGroup({ name: unique('g'), users: [{ user: { id: b.id } }, { user: { id: c.id } }] });
-    await addAccess(project, { roles: [MEMBER, READER], users: [a.id, b.id], groups: [group.id] });
+    await addProjectAccess(app, project, { roles: [MEMBER, READER], users: [a.id, b.id], groups: [group.id] });
     const insights = await ok(app.admin.GET('/api/admin/projects/{projectId}/insights', { params: { path: { projectId: project } } }), 200);
     expect(insights.members).toEqual({ currentMembers: 3, change: 3 });
     expect(insights.stats.projectMembersAddedCurrentWindow).toBe(3);

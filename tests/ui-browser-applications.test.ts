@@ -23,9 +23,9 @@ let browser: Browser;
 let admin: Page;
 
 const { createFlag } = fixtures(() => app, uniqueNames());
-const application = (): Promise<Application> => ok(app.admin.GET('/api/admin/metrics/applications/{appName}', { params: { path: { appName: APP } } }));
+const appAsStored = (): Promise<Application> => ok(app.admin.GET('/api/admin/metrics/applications/{appName}', { params: { path: { appName: APP } } }));
 /** A date as the page shows it (the browser's own formatting of the API's instant). */
-const shown = (page: Page, iso: string) => page.evaluate((at) => new Date(at).toLocaleString(), iso);
+const dateAsShown = (page: Page, iso: string) => page.evaluate((at) => new Date(at).toLocaleString(), iso);
 
 beforeAll(async () => {
   ({ app, browser } = await startUiTest());
@@ -63,7 +63,7 @@ describe('the applications list', () => {
     await visit(admin, '/applications', 'Applications');
     const row = admin.getByRole('table', { name: 'Applications' }).getByRole('row').filter({ hasText: APP });
     const cells = await row.getByRole('cell').allInnerTexts();
-    expect(cells).toEqual([APP, 'development, production', 'default, flexibleRollout', '2', await shown(admin, listed.createdAt), await shown(admin, listed.lastSeen)]);
+    expect(cells).toEqual([APP, 'development, production', 'default, flexibleRollout', '2', await dateAsShown(admin, listed.createdAt), await dateAsShown(admin, listed.lastSeen)]);
     await expectAccessible(admin, 'the applications page');
     await screenshot(admin, 'applications');
   });
@@ -71,7 +71,7 @@ describe('the applications list', () => {
 
 describe("an application's page", () => {
   it('opens from the list and shows the environments, strategies and every instance with its SDK version and last report', async () => {
-    const stored = await application();
+    const stored = await appAsStored();
     await visit(admin, '/applications', 'Applications');
     await admin.getByRole('link', { name: APP, exact: true }).click();
     await admin.getByRole('heading', { level: 1, name: APP }).waitFor();
@@ -81,7 +81,7 @@ describe("an application's page", () => {
     const rows = admin.getByRole('table', { name: 'Instances' }).getByRole('row');
     const instances = [];
     for (const instance of stored.instances) {
-      instances.push([instance.instanceId, instance.environment, instance.sdkVersion ?? 'unknown', instance.clientIp ?? 'unknown', await shown(admin, instance.lastSeen)]);
+      instances.push([instance.instanceId, instance.environment, instance.sdkVersion ?? 'unknown', instance.clientIp ?? 'unknown', await dateAsShown(admin, instance.lastSeen)]);
     }
     expect(instances.map((i) => i.slice(0, 3))).toEqual([
       ['checkout-1', 'production', sdkVersion],

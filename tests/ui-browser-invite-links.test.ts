@@ -19,7 +19,7 @@ let admin: Page;
 const tokenNamed = async (name: string) => (await ok(app.admin.GET('/api/admin/invite-link/tokens'))).tokens.find((t) => t.name === name);
 /** The datetime-local field (no textbox role) of a dialog. */
 const expiryField = (dialog: Locator) => dialog.getByLabel('Expires at');
-const row = (name: string) => rowOf(admin, 'Invite links', name);
+const linkRow = (name: string) => rowOf(admin, 'Invite links', name);
 const signUp = (token: string, who: string) =>
   app.clientWith().POST('/invite/{token}/signup', { params: { path: { token } }, body: { email: `${who}@example.com`, name: `New ${who}`, password: 'Tr1cky-Blue-Otter' } });
 
@@ -46,7 +46,7 @@ describe('an admin manages invite links on the Users page', () => {
     await expectAccessible(admin, 'the new invite link dialog');
     await screenshot(admin, 'new-invite-link');
     await save(dialog, 'Create invite link');
-    await row('Onboarding').getByText('Usable').waitFor();
+    await linkRow('Onboarding').getByText('Usable').waitFor();
     expect(await tokenNamed('Onboarding')).toMatchObject({ enabled: true, expiresAt: '2099-06-30T12:00:00.000Z', role: { name: 'Viewer' }, createdBy: 'alice' });
   });
 
@@ -54,10 +54,10 @@ describe('an admin manages invite links on the Users page', () => {
     const { url } = (await tokenNamed('Onboarding'))!;
     expect(url).toMatch(/\/new-user\?invite=[0-9a-f]{32}$/);
     await visit(admin, '/users', 'Users');
-    await row('Onboarding').getByText(url!).waitFor();
+    await linkRow('Onboarding').getByText(url!).waitFor();
     await admin.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await admin.getByRole('button', { name: 'Copy the link of Onboarding' }).click();
-    await row('Onboarding').getByRole('button', { name: 'Copied the link of Onboarding' }).waitFor();
+    await linkRow('Onboarding').getByRole('button', { name: 'Copied the link of Onboarding' }).waitFor();
     expect(await admin.evaluate(() => navigator.clipboard.readText())).toBe(url);
     await expectAccessible(admin, 'the users page with its invite links');
     await screenshot(admin, 'invite-links');
@@ -69,7 +69,7 @@ describe('an admin manages invite links on the Users page', () => {
     expect(joined.response.status, JSON.stringify(joined.error)).toBe(200);
     expect((await tokenNamed('Onboarding'))!.users!.map((u) => u.email)).toEqual(['grace@example.com']);
     await visit(admin, '/users', 'Users');
-    const cells = await row('Onboarding').getByRole('cell').allInnerTexts();
+    const cells = await linkRow('Onboarding').getByRole('cell').allInnerTexts();
     expect(cells[5]).toBe('1');
   });
 
@@ -85,17 +85,17 @@ describe('an admin manages invite links on the Users page', () => {
 
   it('disables an invite link, after which signing up with it is refused, and enables it again', async () => {
     await visit(admin, '/users', 'Users');
-    const confirm = await openDialog(admin, 'Disable', 'Disable Onboarding?', row('Onboarding'));
+    const confirm = await openDialog(admin, 'Disable', 'Disable Onboarding?', linkRow('Onboarding'));
     await confirm.getByRole('button', { name: 'Disable', exact: true }).click();
-    await row('Onboarding').getByText('Disabled').waitFor();
+    await linkRow('Onboarding').getByText('Disabled').waitFor();
     const { secret, enabled } = (await tokenNamed('Onboarding'))!;
     expect(enabled).toBe(false);
     const refused = await signUp(secret, 'hal');
     expect(refused.response.status).toBe(400);
     expect(refused.error?.message).toBe('The signup token is not valid: it has been disabled.');
 
-    await row('Onboarding').getByRole('button', { name: 'Enable Onboarding' }).click();
-    await row('Onboarding').getByText('Usable').waitFor();
+    await linkRow('Onboarding').getByRole('button', { name: 'Enable Onboarding' }).click();
+    await linkRow('Onboarding').getByText('Usable').waitFor();
     expect((await tokenNamed('Onboarding'))!.enabled).toBe(true);
   });
 

@@ -9,7 +9,7 @@ import { expectAccessible, screenshot, signedIn } from './support/browser.js';
 import { ok } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
 import { pick, row } from './support/ui-dialogs.js';
-import { createUser } from './support/users.js';
+import { addProjectAccess, createUser, projectAccess } from './support/users.js';
 
 type AddProjectAccess = components['schemas']['AddProjectAccess'];
 
@@ -27,17 +27,18 @@ let mia: number;
 let ops: number;
 
 /** A user named after their username, capitalised (`mia` is Mia); answers its id. */
-const person = (username: string, rootRole: string) => createUser(app, { username, name: username[0]!.toUpperCase() + username.slice(1), rootRole });
+const userNamedAfter = (username: string, rootRole: string) => createUser(app, { username, name: username[0]!.toUpperCase() + username.slice(1), rootRole });
 
 /** Who holds which roles in the project, as the API answers it: role ids by user id and by group id. */
-async function access() {
-  const answer = await ok(app.admin.GET('/api/admin/projects/{projectId}/access', { params: { path: { projectId: PROJECT } } }));
+async function rolesHeld() {
+  const answer = await projectAccess(app, PROJECT);
   const byId = (holders: { id: number; roles: number[] }[]) => Object.fromEntries(holders.map((h) => [h.id, h.roles]));
   return { users: byId(answer.users), groups: byId(answer.groups) };
 }
 
+
 /** Gives users or groups roles in the project (by admin token). */
-const grant = (body: AddProjectAccess) => ok(app.admin.POST('/api/admin/projects/{projectId}/access', { params: { path: { projectId: PROJECT } }, body }));
+const grantInProject = (body: AddProjectAccess) => ok(addProjectAccess(app, PROJECT, body));
 
 /** A new group (by admin token); answers its id. */
 const newGroup = async (name: string, members: number[] = []) =>
@@ -74,8 +75,8 @@ async function removeRow(page: Page, table: string, name: string) {
 beforeAll(async () => {
   ({ app, browser } = await startUiTest());
   await ok(app.admin.POST('/api/admin/projects', { body: { id: PROJECT, name: NAME } }));
-  await person('alice', 'Admin');
-  mia = await person('mia', 'Viewer');
+  await userNamedAfter('alice', 'Admin');
+  mia = await userNamedAfter('mia', 'Viewer');
   ops = await newGroup('Ops', [mia]);
   admin = await signedIn(browser, app, 'alice');
 }, 240_000);
@@ -91,20 +92,20 @@ describe("an admin edits a project's members", () => {
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
     await row(admin, 'Users', 'Mia').waitFor();
-    expect(await access()).toEqual({ users: { [mia]: [MEMBER] }, groups: {} });
+    expect(await rolesHeld()).toEqual({ users: { [mia]: [MEMBER] }, groups: {} });
   });
 
   it("changes the user's roles in place, keeping one at least", async () => {
     await openMembers(admin);
     const roles = row(admin, 'Users', 'Mia').getByRole('combobox', { name: 'Roles of Mia' });
     await addTo(admin, row(admin, 'Users', 'Mia'), 'Roles of Mia', 'Owner');
-    await expect.poll(async () => (await access()).users[mia]).toEqual([OWNER, MEMBER]);
+    await expect.poll(async () => (await rolesHeld()).users[mia]).toEqual([OWNER, MEMBER]);
     // Backspace takes the last role picked away: Member, then nothing more.
     await roles.press('Backspace');
-    await expect.poll(async () => (await access()).users[mia]).toEqual([OWNER]);
+    await expect.poll(async () => (await rolesHeld()).users[mia]).toEqual([OWNER]);
     await roles.press('Backspace');
     await admin.getByText('One role at least: Remove takes every role away.').waitFor();
-    expect((await access()).users[mia]).toEqual([OWNER]);
+    expect((await rolesHeld()).users[mia]).toEqual([OWNER]);
   });
 
   it('adds a group with the Reader role', async () => {
@@ -122,7 +123,7 @@ describe("an admin edits a project's members", () => {
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
     await row(admin, 'Groups', 'Ops').getByText('1 member').waitFor();
-    expect(await access()).toEqual({ users: { [mia]: [OWNER] }, groups: { [ops]: [READER] } });
+    expect(await rolesHeld()).toEqual({ users: { [mia]: [OWNER] }, groups: { [ops]: [READER] } });
     await expectAccessible(admin, "a project's members");
     await screenshot(admin, 'project-members');
   });
@@ -130,29 +131,29 @@ describe("an admin edits a project's members", () => {
   it("changes the group's roles in place", async () => {
     await openMembers(admin);
     await addTo(admin, row(admin, 'Groups', 'Ops'), 'Roles of Ops', 'Member');
-    await expect.poll(async () => (await access()).groups[ops]).toEqual([MEMBER, READER]);
+    await expect.poll(async () => (await rolesHeld()).groups[ops]).toEqual([MEMBER, READER]);
   });
 
   it('removes the user, after asking', async () => {
     await openMembers(admin);
     await removeRow(admin, 'Users', 'Mia');
     await admin.getByText('No user holds a role in this project.').waitFor();
-    expect(await access()).toEqual({ users: {}, groups: { [ops]: [MEMBER, READER] } });
+    expect(await rolesHeld()).toEqual({ users: {}, groups: { [ops]: [MEMBER, READER] } });
   });
 
   it('removes the group, after asking', async () => {
     await openMembers(admin);
     await removeRow(admin, 'Groups', 'Ops');
     await admin.getByText('No group holds a role in this project.').waitFor();
-    expect(await access()).toEqual({ users: {}, groups: {} });
+    expect(await rolesHeld()).toEqual({ users: {}, groups: {} });
   });
 });
 
 describe('what a user may not do is not offered', () => {
   it('shows a Viewer the members without a single edit control', async () => {
-    await grant({ roles: [MEMBER], users: [mia] });
-    await grant({ roles: [READER], groups: [ops] });
-    await person('vera', 'Viewer');
+    await grantInProject({ roles: [MEMBER], users: [mia] });
+    await grantInProject({ roles: [READER], groups: [ops] });
+    await userNamedAfter('vera', 'Viewer');
     const page = await signedIn(browser, app, 'vera');
     await openMembers(page);
     await row(page, 'Users', 'Mia').getByRole('group', { name: 'Roles of Mia' }).getByText('Member').waitFor();
@@ -164,9 +165,9 @@ describe('what a user may not do is not offered', () => {
   });
 
   it('lets a project Owner who is no admin find a user by searching, and add them with a group', async () => {
-    const olga = await person('olga', 'Viewer');
-    const pia = await person('pia', 'Viewer');
-    await grant({ roles: [OWNER], users: [olga] });
+    const olga = await userNamedAfter('olga', 'Viewer');
+    const pia = await userNamedAfter('pia', 'Viewer');
+    await grantInProject({ roles: [OWNER], users: [olga] });
     const other = await newGroup('Support');
     const page = await signedIn(browser, app, 'olga');
     await openMembers(page);
@@ -178,20 +179,20 @@ describe('what a user may not do is not offered', () => {
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     await row(page, 'Groups', 'Support').waitFor();
     await row(page, 'Users', 'Pia').waitFor();
-    const after = await access();
+    const after = await rolesHeld();
     expect(after.groups[other]).toEqual([MEMBER]);
     expect(after.users[pia]).toEqual([MEMBER]);
   });
 
   it('shows the message of a 403 when the Owner role was taken away while the page was open', async () => {
-    const otto = await person('otto', 'Viewer');
-    await grant({ roles: [OWNER], users: [otto] });
+    const otto = await userNamedAfter('otto', 'Viewer');
+    await grantInProject({ roles: [OWNER], users: [otto] });
     const page = await signedIn(browser, app, 'otto');
     await openMembers(page);
     await ok(app.admin.DELETE('/api/admin/projects/{projectId}/users/{userId}/roles', { params: { path: { projectId: PROJECT, userId: otto } } }));
     await removeRow(page, 'Groups', 'Ops');
     await page.getByText('You need one of the permissions "UPDATE_PROJECT", "PROJECT_USER_ACCESS_WRITE" to perform this operation.').waitFor();
-    expect((await access()).groups[ops]).toEqual([READER]);
+    expect((await rolesHeld()).groups[ops]).toEqual([READER]);
     // His permissions are read again: the page stops offering what he may no longer do.
     await page.getByRole('button', { name: 'Add members' }).waitFor({ state: 'detached' });
   });

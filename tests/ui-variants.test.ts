@@ -4,25 +4,25 @@ import { describe, expect, it } from 'vitest';
 import { normalizeVariants } from '../domain/flags/strategy-rules.js';
 import { balanceVariants, percent, variantsBody, variantsProblem, weightOfPercent, type Variant } from '../ui/src/lib/variants.js';
 
-const variable = (name: string): Variant => ({ name, weightType: 'variable', weight: 0 });
-const fixed = (name: string, weight: number): Variant => ({ name, weightType: 'fix', weight });
+const variableVariant = (name: string): Variant => ({ name, weightType: 'variable', weight: 0 });
+const fixedVariant = (name: string, weight: number): Variant => ({ name, weightType: 'fix', weight });
 const weights = (variants: Variant[]) => balanceVariants(variants).map((v) => v.weight);
 
 describe('balancing variant weights', () => {
   it('shares 1000 equally between variable variants, the remainder going to the first ones', () => {
-    expect(weights([variable('a'), variable('b'), variable('c')])).toEqual([334, 333, 333]);
+    expect(weights([variableVariant('a'), variableVariant('b'), variableVariant('c')])).toEqual([334, 333, 333]);
   });
 
   it('keeps fixed weights and shares what they leave between the variable ones', () => {
-    expect(weights([fixed('a', 200), variable('b'), variable('c')])).toEqual([200, 400, 400]);
+    expect(weights([fixedVariant('a', 200), variableVariant('b'), variableVariant('c')])).toEqual([200, 400, 400]);
   });
 
   it('gives variable variants nothing when the fixed weights take all of 1000', () => {
-    expect(weights([fixed('a', 1000), variable('b')])).toEqual([1000, 0]);
+    expect(weights([fixedVariant('a', 1000), variableVariant('b')])).toEqual([1000, 0]);
   });
 
   it('gives variable variants nothing rather than a negative share when fixed weights exceed 1000', () => {
-    expect(weights([fixed('a', 700), fixed('b', 400), variable('c')])).toEqual([700, 400, 0]);
+    expect(weights([fixedVariant('a', 700), fixedVariant('b', 400), variableVariant('c')])).toEqual([700, 400, 0]);
   });
 
   it('balances exactly as the service stores variants, for many mixes of fixed and variable weights', () => {
@@ -30,7 +30,7 @@ describe('balancing variant weights', () => {
     const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
     for (let round = 0; round < 300; round++) {
       const count = 1 + random(7);
-      const variants = Array.from({ length: count }, (_, i) => (random(3) === 0 ? fixed(`v${i}`, random(1000 / count)) : variable(`v${i}`)));
+      const variants = Array.from({ length: count }, (_, i) => (random(3) === 0 ? fixedVariant(`v${i}`, random(1000 / count)) : variableVariant(`v${i}`)));
       if (variantsProblem(variants)) continue;
       const stored = normalizeVariants(variants, 'variants').map((v) => v.weight);
       expect(weights(variants), JSON.stringify(variants)).toEqual(stored);
@@ -38,7 +38,7 @@ describe('balancing variant weights', () => {
   });
 
   it('sends the balanced weights with a stickiness and without an empty payload', () => {
-    expect(variantsBody([variable('a'), { ...variable('b'), payload: { type: 'string', value: '' } }])).toEqual([
+    expect(variantsBody([variableVariant('a'), { ...variableVariant('b'), payload: { type: 'string', value: '' } }])).toEqual([
       { name: 'a', weight: 500, weightType: 'variable', stickiness: 'default' },
       { name: 'b', weight: 500, weightType: 'variable', stickiness: 'default' },
     ]);
@@ -47,19 +47,19 @@ describe('balancing variant weights', () => {
 
 describe('what the service would refuse', () => {
   it('says when fixed weights add up to more than 100 %', () => {
-    expect(variantsProblem([fixed('a', 600), fixed('b', 500), variable('c')])).toBe('The fixed weights add up to 110 %, more than 100 %.');
+    expect(variantsProblem([fixedVariant('a', 600), fixedVariant('b', 500), variableVariant('c')])).toBe('The fixed weights add up to 110 %, more than 100 %.');
   });
 
   it('says when only fixed weights do not add up to 100 %', () => {
-    expect(variantsProblem([fixed('a', 300), fixed('b', 300)])).toBe('With only fixed weights they must add up to 100 % (now 60 %).');
+    expect(variantsProblem([fixedVariant('a', 300), fixedVariant('b', 300)])).toBe('With only fixed weights they must add up to 100 % (now 60 %).');
   });
 
   it('names a variant name used twice', () => {
-    expect(variantsProblem([variable('a'), variable('a')])).toBe('The name "a" is used twice.');
+    expect(variantsProblem([variableVariant('a'), variableVariant('a')])).toBe('The name "a" is used twice.');
   });
 
   it('names a variant whose JSON payload does not parse', () => {
-    expect(variantsProblem([{ ...variable('a'), payload: { type: 'json', value: '{nope' } }])).toBe('The JSON payload of "a" does not parse.');
+    expect(variantsProblem([{ ...variableVariant('a'), payload: { type: 'json', value: '{nope' } }])).toBe('The JSON payload of "a" does not parse.');
   });
 
   it('accepts no variants at all', () => {

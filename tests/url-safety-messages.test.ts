@@ -23,29 +23,29 @@ beforeAll(async () => {
 });
 
 /** Disabled, so that an accepted public URL is never called. */
-const create = (url: string) =>
+const createWebhookTo = (url: string) =>
   strict.admin.POST('/api/addons', { body: { provider: 'webhook', enabled: false, events: ['feature-created'], parameters: { url } } });
-const refusal = async (url: string) => expectError(await create(url), 400, 'ValidationError').message;
+const urlRefusal = async (url: string) => expectError(await createWebhookTo(url), 400, 'ValidationError').message;
 
 describe('making a webhook with private addresses refused', () => {
   it('refuses a private address, naming it and the settings that would allow it', async () => {
-    expect(await refusal('http://10.1.2.3/hook')).toBe(`parameters.url: 10.1.2.3 ${PRIVATE}`);
+    expect(await urlRefusal('http://10.1.2.3/hook')).toBe(`parameters.url: 10.1.2.3 ${PRIVATE}`);
   });
 
   it('refuses a host name that resolves to loopback, naming the address it resolves to', async () => {
-    expect(await refusal('http://localhost:9/hook')).toMatch(new RegExp(`^parameters\\.url: ${LOCALHOST_REFUSED.source}$`));
+    expect(await urlRefusal('http://localhost:9/hook')).toMatch(new RegExp(`^parameters\\.url: ${LOCALHOST_REFUSED.source}$`));
   });
 
   it('accepts a public IPv4 address over https', async () => {
-    expect((await create('https://1.1.1.1/hook')).response.status).toBe(201);
+    expect((await createWebhookTo('https://1.1.1.1/hook')).response.status).toBe(201);
   });
 
   it('refuses a URL that is not http or https, naming its scheme', async () => {
-    expect(await refusal('ftp://files.example.com/hook')).toBe('parameters.url: must be an http or https URL, not ftp:.');
+    expect(await urlRefusal('ftp://files.example.com/hook')).toBe('parameters.url: must be an http or https URL, not ftp:.');
   });
 
   it('refuses what is not a URL, saying what to give', async () => {
-    expect(await refusal('not a url')).toBe('parameters.url: not a URL; give an absolute http or https URL.');
+    expect(await urlRefusal('not a url')).toBe('parameters.url: not a URL; give an absolute http or https URL.');
   });
 });
 

@@ -16,7 +16,7 @@ interface Answer {
 }
 
 /** One HTTP call as the admin, failing the test when no answer comes within PATIENCE_MS. */
-async function send(method: string, path: string, body?: object): Promise<Answer> {
+async function sendRaw(method: string, path: string, body?: object): Promise<Answer> {
   const response = await request(`${app.url}${path}`, {
     method: method as 'GET',
     headers: { authorization: app.adminToken, ...(body && { 'content-type': 'application/json' }) },
@@ -69,38 +69,38 @@ afterAll(async () => {
 
 describe('while PostgreSQL refuses connections', () => {
   it('answers admin reads and writes 503 ServiceUnavailableError, every time, never 500 and never hanging', async () => {
-    expect((await send('POST', '/api/admin/projects/default/features', { name: 'before.outage' })).status).toBe(201);
+    expect((await sendRaw('POST', '/api/admin/projects/default/features', { name: 'before.outage' })).status).toBe(201);
     await refuseConnections();
     try {
       // Repeated, so that a reconnection delay growing with each failure would show as a hang.
       for (let i = 0; i < 6; i++) {
-        expectUnavailable(await send('GET', '/api/admin/projects'), 'a read');
-        expectUnavailable(await send('POST', '/api/admin/projects/default/features', { name: `during.outage.${i}` }), 'a write');
-        expectUnavailable(await send('POST', '/api/admin/projects/default/features/before.outage/environments/development/on'), 'an update');
+        expectUnavailable(await sendRaw('GET', '/api/admin/projects'), 'a read');
+        expectUnavailable(await sendRaw('POST', '/api/admin/projects/default/features', { name: `during.outage.${i}` }), 'a write');
+        expectUnavailable(await sendRaw('POST', '/api/admin/projects/default/features/before.outage/environments/development/on'), 'an update');
       }
     } finally {
       await allowConnections();
     }
-    const created = await succeedsWithin(5000, () => send('POST', '/api/admin/projects/default/features', { name: 'after.outage' }));
+    const created = await succeedsWithin(5000, () => sendRaw('POST', '/api/admin/projects/default/features', { name: 'after.outage' }));
     expect(created.status).toBe(201);
-    expect((await send('GET', '/api/admin/projects/default/features/after.outage')).status).toBe(200);
+    expect((await sendRaw('GET', '/api/admin/projects/default/features/after.outage')).status).toBe(200);
   });
 
   it('answers /ready 503 ServiceUnavailableError, and 200 again once the database is back', async () => {
-    expect((await send('GET', '/ready')).status).toBe(200);
+    expect((await sendRaw('GET', '/ready')).status).toBe(200);
     await refuseConnections();
     try {
-      expectUnavailable(await send('GET', '/ready'), '/ready');
-      expectUnavailable(await send('GET', '/ready'), '/ready again');
+      expectUnavailable(await sendRaw('GET', '/ready'), '/ready');
+      expectUnavailable(await sendRaw('GET', '/ready'), '/ready again');
     } finally {
       await allowConnections();
     }
-    await succeedsWithin(5000, () => send('GET', '/ready'));
+    await succeedsWithin(5000, () => sendRaw('GET', '/ready'));
   });
 
   it('keeps answering the client API from memory', async () => {
-    const token = (await send('POST', '/api/admin/api-tokens', { tokenName: 'outage', type: 'client', environment: 'development' })).json.secret;
-    expect((await send('POST', '/api/admin/projects/default/features', { name: 'served.from.memory' })).status).toBe(201);
+    const token = (await sendRaw('POST', '/api/admin/api-tokens', { tokenName: 'outage', type: 'client', environment: 'development' })).json.secret;
+    expect((await sendRaw('POST', '/api/admin/projects/default/features', { name: 'served.from.memory' })).status).toBe(201);
     // The snapshot is read again when an SDK next asks: ask once while the database answers.
     const before = await request(`${app.url}/api/client/features`, { headers: { authorization: token } });
     expect(before.statusCode).toBe(200);
@@ -122,12 +122,12 @@ describe('while PostgreSQL connections are cut again and again', () => {
     const statuses = new Set<number>();
     for (let i = 0; i < 20; i++) {
       await server`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${databaseName} and pid <> pg_backend_pid()`;
-      const answer = await send('POST', '/api/admin/projects/default/features', { name: `cut.${i}` });
+      const answer = await sendRaw('POST', '/api/admin/projects/default/features', { name: `cut.${i}` });
       statuses.add(answer.status);
       if (answer.status >= 300) expectUnavailable(answer, `write ${i}`);
     }
     expect([...statuses].every((s) => s === 201 || s === 503), [...statuses].join(',')).toBe(true);
-    await succeedsWithin(5000, () => send('POST', '/api/admin/projects/default/features', { name: 'after.cuts' }));
+    await succeedsWithin(5000, () => sendRaw('POST', '/api/admin/projects/default/features', { name: 'after.cuts' }));
   });
 
   // postgres.js 3.4.9, the driver before, ended the process (an uncaught TypeError) when a transaction's
@@ -137,7 +137,7 @@ describe('while PostgreSQL connections are cut again and again', () => {
     const statuses = new Set<number>();
     const writer = async (w: number) => {
       for (let i = 0; !stop; i++) {
-        const answer = await send('POST', '/api/admin/projects/default/features', { name: `mid.${w}.${i}` });
+        const answer = await sendRaw('POST', '/api/admin/projects/default/features', { name: `mid.${w}.${i}` });
         statuses.add(answer.status);
         if (answer.status >= 300) expectUnavailable(answer, `write ${w}.${i}`);
       }
@@ -153,6 +153,6 @@ describe('while PostgreSQL connections are cut again and again', () => {
       await Promise.all(writers);
     }
     expect([...statuses].every((s) => s === 201 || s === 503), [...statuses].join(',')).toBe(true);
-    for (let w = 0; w < 6; w++) await succeedsWithin(5000, () => send('POST', '/api/admin/projects/default/features', { name: `after.mid.${w}` }));
+    for (let w = 0; w < 6; w++) await succeedsWithin(5000, () => sendRaw('POST', '/api/admin/projects/default/features', { name: `after.mid.${w}` }));
   });
 });

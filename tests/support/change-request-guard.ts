@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { ROLE } from '../../db/default-permissions.js';
 import { expectError, type RawResponse, type TestApp } from './app.js';
 import { fixtures, ok } from './fixtures.js';
-import type { TestUser } from './users.js';
+import { addProjectAccess, type TestUser } from './users.js';
 
 /** Expects the 409 that names the project's environment requiring change requests. */
 export function expectRequired(response: RawResponse | { response: Response; error?: unknown }, project = 'default', environment = 'production') {
@@ -25,8 +25,7 @@ export function guardFixtures(current: () => TestApp, unique: (prefix: string) =
   /** What an SDK in production gets, byte for byte. */
   const productionFeatures = () => clientFeatures(productionToken());
 
-  const makeOwner = (projectId: string, user: TestUser) =>
-    ok(current().admin.POST('/api/admin/projects/{projectId}/access', { params: { path: { projectId } }, body: { roles: [ROLE.Owner], users: [user.id] } }));
+  const makeOwner = (projectId: string, user: TestUser) => ok(addProjectAccess(current(), projectId, { roles: [ROLE.Owner], users: [user.id] }));
 
   async function onInProduction(prefix: string, project = 'default') {
     const flag = await newFlag(prefix, project);

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { components, ServiceClient } from '../../client/index.js';
 import { call, type RawResponse, type TestApp } from './app.js';
 import { ok } from './fixtures.js';
-import { as, clientAs, userWithSession, type TestUser } from './users.js';
+import { addProjectAccess, as, clientAs, userWithSession, type TestUser } from './users.js';
 
 /** Sets the project environment's change-request rule as the client; the typed answer. */
 export const configureChangeRequests = (client: ServiceClient, projectId: string, environment: string, body: components['schemas']['UpdateChangeRequestConfig']) =>
@@ -22,7 +22,7 @@ export async function approver(app: TestApp, project: string, environment: strin
   const role = await ok(app.admin.POST('/api/admin/roles', {
     body: { name: `Approver ${++roleCounter} ${Date.now()}`, type: 'custom', permissions: permissions.map((name) => ({ name, environment })) },
   }));
-  await ok(app.admin.POST('/api/admin/projects/{projectId}/access', { params: { path: { projectId: project } }, body: { roles: [role.id], users: [user.id] } }));
+  await ok(addProjectAccess(app, project, { roles: [role.id], users: [user.id] }));
   return user;
 }
 

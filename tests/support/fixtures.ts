@@ -30,6 +30,11 @@ export const flagPath = (featureName: string, projectId = 'default') => ({ proje
 /** A flag environment's path parameters, for the typed client's `params: { path }`. */
 export const envPath = (featureName: string, environment = 'development', projectId = 'default') => ({ projectId, featureName, environment });
 
+/** The typed client's `params` of an operation on one of a flag's strategies. */
+export const strategyParams = (featureName: string, strategyId: string, environment = 'development', projectId = 'default') => ({
+  params: { path: { ...envPath(featureName, environment, projectId), strategyId } },
+});
+
 /** A gradual rollout strategy letting in `percent` of contexts, by `stickiness`. */
 export const rollout = (percent: number, stickiness = 'default', groupId = 'g') => ({
   name: 'flexibleRollout',
@@ -180,6 +185,12 @@ export function fixtures(current: () => TestApp, unique: (prefix: string) => str
     return result.data!;
   }
 
+  /** Tags the flag (the tag type must exist). */
+  async function tagFlag(featureName: string, value: string, type = 'simple') {
+    const result = await current().admin.POST('/api/admin/features/{featureName}/tags', { params: { path: { featureName } }, body: { type, value } });
+    expect(result.response.status, JSON.stringify(result.error)).toBe(201);
+  }
+
   /** Deletes the flag's strategy in the environment. */
   async function deleteStrategy(featureName: string, strategyId: string, environment = 'development', projectId = 'default') {
     const result = await current().admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', {
@@ -265,6 +276,7 @@ export function fixtures(current: () => TestApp, unique: (prefix: string) => str
     createSegment,
     createGroup,
     createTag,
+    tagFlag,
     flagsWithTags,
     usageOf,
   };

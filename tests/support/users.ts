@@ -66,6 +66,17 @@ export const clientAs = (app: TestApp, user: Pick<TestUser, 'cookie'>) => create
 export const setProjectRoles = (app: TestApp, projectId: string, userId: number, roles: number[]) =>
   app.admin.PUT('/api/admin/projects/{projectId}/users/{userId}/roles', { params: { path: { projectId, userId } }, body: { roles } });
 
+/** Gives users or groups roles in the project, as the client (the admin's by default); the typed answer. */
+export const addProjectAccess = (app: TestApp, projectId: string, body: components['schemas']['AddProjectAccess'], client = app.admin) =>
+  client.POST('/api/admin/projects/{projectId}/access', { params: { path: { projectId } }, body });
+
+/** Who holds which roles in the project, as the admin reads it (which must answer 200). */
+export async function projectAccess(app: TestApp, projectId: string) {
+  const { data, error, response } = await app.admin.GET('/api/admin/projects/{projectId}/access', { params: { path: { projectId } } });
+  expect(response.status, JSON.stringify(error)).toBe(200);
+  return data!;
+}
+
 /** Tries to create a flag named `name` in the project as the user; the typed answer. */
 export const createFlagAs = (app: TestApp, user: TestUser, projectId: string, name: string) =>
   clientAs(app, user).POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId } }, body: { name } });
