@@ -242,7 +242,7 @@ describe('events of one flag', () => {
 
   const eventsOf = (featureName: string, client = app.admin) => client.GET('/api/admin/events/{featureName}', { params: { path: { featureName } } });
 
-  async function ofFlag(featureName: string) {
+  async function flagEvents(featureName: string) {
     const { data, response } = await eventsOf(featureName);
     expect(response.status).toBe(200);
     return data!;
@@ -255,7 +255,7 @@ describe('events of one flag', () => {
     await turnOn('audited-neighbour');
     await turnOff('audited-flag');
 
-    const body = await ofFlag('audited-flag');
+    const body = await flagEvents('audited-flag');
     expect(body).toMatchObject({ version: 1, toggleName: 'audited-flag', totalEvents: 4 });
     // Turning on an environment without strategies adds the default one first.
     expect(body.events.map((e) => e.type)).toEqual(['feature-environment-disabled', 'feature-environment-enabled', 'feature-strategy-add', 'feature-created']);
@@ -277,7 +277,7 @@ describe('events of one flag', () => {
     expect(moved.response.status).toBe(200);
     await turnOn('moving-flag', 'development', to);
 
-    const body = await ofFlag('moving-flag');
+    const body = await flagEvents('moving-flag');
     expect(body.events.map((e) => [e.type, e.project])).toEqual([
       ['feature-environment-enabled', to],
       ['feature-strategy-add', to],
@@ -295,12 +295,12 @@ describe('events of one flag', () => {
     const deleted = await app.admin.DELETE('/api/admin/archive/{featureName}', { params: { path: { featureName: 'short-lived-flag' } } });
     expect(deleted.response.status).toBe(200);
 
-    const body = await ofFlag('short-lived-flag');
+    const body = await flagEvents('short-lived-flag');
     expect(body.events.map((e) => e.type)).toEqual(['feature-deleted', 'feature-archived', 'feature-created']);
   });
 
   it('answers an empty list for a name no event mentions', async () => {
-    expect(await ofFlag('never-a-flag')).toEqual({ version: 1, toggleName: 'never-a-flag', events: [], totalEvents: 0 });
+    expect(await flagEvents('never-a-flag')).toEqual({ version: 1, toggleName: 'never-a-flag', events: [], totalEvents: 0 });
   });
 
   it('is open to a Viewer, as reading the flag is', async () => {

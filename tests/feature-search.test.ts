@@ -35,7 +35,7 @@ async function setCreatedAt(featureName: string, createdAt: Date) {
 
 
 /** SDK metrics with the admin token: the flag is seen (and counted) in the token's environment. */
-async function reportMetrics(featureName: string, yes: number, no: number) {
+async function reportAndSee(featureName: string, yes: number, no: number) {
   const stop = new Date();
   const { response, error } = await app.admin.POST('/api/client/metrics', {
     body: {
@@ -589,9 +589,9 @@ describe('search: sorting', () => {
     const seenEarly = await createFlag(project, unique('sort-seen-early'));
     const never2 = await createFlag(project, unique('sort-never'));
 
-    const early = await reportMetrics(seenEarly, 3, 1);
+    const early = await reportAndSee(seenEarly, 3, 1);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const late = await reportMetrics(seenLate, 5, 0);
+    const late = await reportAndSee(seenLate, 5, 0);
     expect(Date.parse(late.lastSeenAt!)).toBeGreaterThan(Date.parse(early.lastSeenAt!));
 
     const p = `IS:${project}`;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventReader, uniqueNames } from './support/events.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { fixtures, flagPath } from './support/fixtures.js';
+import { fixtures, flagPath, inProject } from './support/fixtures.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -23,7 +23,6 @@ async function listFlagNames(projectId: string) {
   return data!.features.map((f) => f.name);
 }
 
-const inProject = (projectId: string) => ({ params: { path: { projectId } } });
 const flagRoute = '/api/admin/projects/{projectId}/features/{featureName}';
 
 /** A flag of the project, archived. */

@@ -2,16 +2,13 @@ import { InMemStorageProvider, Unleash, UnleashEvents } from 'unleash-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
-import { fixtures, newApiToken, until } from './support/fixtures.js';
+import { fixtures, newApiToken, seen as reached, until } from './support/fixtures.js';
 
 let app: TestApp;
 let sdk: Unleash;
 const seen = { unchanged: 0, changed: 0, registered: 0, sent: 0, warnings: [] as unknown[], errors: [] as unknown[] };
 
 const { createFlag, addStrategy, turnOn, turnOff, createSegment, setVariants } = fixtures(() => app, uniqueNames());
-
-/** Waits until what the SDK reported makes `check` hold. */
-const waitFor = (what: string, check: () => boolean) => until(what, async () => check(), (held) => held, 10_000);
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -103,18 +100,18 @@ describe('the Unleash node SDK against the service', () => {
   });
 
   it('sees a change within a few seconds, using 304s in between', async () => {
-    await waitFor('a 304 answer', () => seen.unchanged > 0);
+    await reached('a 304 answer', () => seen.unchanged > 0);
     expect(sdk.isEnabled('sdk.on')).toBe(true);
     await turnOff('sdk.on');
-    await waitFor('the change to reach the SDK', () => !sdk.isEnabled('sdk.on'));
+    await reached('the change to reach the SDK', () => !sdk.isEnabled('sdk.on'));
     await turnOn('sdk.on');
-    await waitFor('the second change to reach the SDK', () => sdk.isEnabled('sdk.on'));
+    await reached('the second change to reach the SDK', () => sdk.isEnabled('sdk.on'));
   });
 
   it('registers, sends metrics the service records, and never warns or fails', async () => {
     for (let i = 0; i < 5; i++) sdk.isEnabled('sdk.on');
-    await waitFor('registration', () => seen.registered > 0);
-    await waitFor('metrics sent', () => seen.sent > 0);
+    await reached('registration', () => seen.registered > 0);
+    await reached('metrics sent', () => seen.sent > 0);
     await until(
       'the metrics to be recorded',
       async () => (await app.admin.GET('/api/admin/client-metrics/features/{featureName}/raw', { params: { path: { featureName: 'sdk.on' } } })).data!.metrics,

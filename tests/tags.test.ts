@@ -105,7 +105,7 @@ describe('creating a tag', () => {
     expect(data!.tags).toEqual([]);
   });
 
-  async function expectRefusedNaming(send: () => Promise<Parameters<typeof expectError>[0]>, field: string) {
+  async function expectTagRefusedNaming(send: () => Promise<Parameters<typeof expectError>[0]>, field: string) {
     const before = await eventCount();
     const error = expectError(await send(), 400, 'ValidationError');
     expect(error.message).toContain(field);
@@ -122,7 +122,7 @@ describe('creating a tag', () => {
     ['a type of 51 characters', { type: 't'.repeat(51), value: 'okay' }, 'body.type'],
     ['a type that is not URL-safe', { type: 'has space', value: 'okay' }, 'body.type'],
   ])('refuses %s with 400 ValidationError naming the field, and writes no event', async (_case, body, field) => {
-    await expectRefusedNaming(() => app.admin.POST('/api/admin/tags', { body }), field);
+    await expectTagRefusedNaming(() => app.admin.POST('/api/admin/tags', { body }), field);
   });
 
   // Bodies the types forbid, so sent raw.
@@ -133,7 +133,7 @@ describe('creating a tag', () => {
     ['a missing value', { type: 'simple' }, 'value'],
     ['a missing type', { value: 'okay' }, 'type'],
   ])('refuses %s with 400 ValidationError naming the field, and writes no event', async (_case, body, field) => {
-    await expectRefusedNaming(() => call(app, 'POST', '/api/admin/tags', { body }), field);
+    await expectTagRefusedNaming(() => call(app, 'POST', '/api/admin/tags', { body }), field);
   });
 
   it('refuses a body that is not an object with 400 ValidationError', async () => {

@@ -10,7 +10,7 @@ import { expectAccessible, screenshot, signedIn } from './support/browser.js';
 import { ok } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
 import { openDialog, row as rowOf, save, textbox, visit } from './support/ui-dialogs.js';
-import { createUser } from './support/users.js';
+import { createUser, signUp } from './support/users.js';
 
 let app: TestApp;
 let browser: Browser;
@@ -20,8 +20,7 @@ const tokenNamed = async (name: string) => (await ok(app.admin.GET('/api/admin/i
 /** The datetime-local field (no textbox role) of a dialog. */
 const expiryField = (dialog: Locator) => dialog.getByLabel('Expires at');
 const linkRow = (name: string) => rowOf(admin, 'Invite links', name);
-const signUp = (token: string, who: string) =>
-  app.clientWith().POST('/invite/{token}/signup', { params: { path: { token } }, body: { email: `${who}@example.com`, name: `New ${who}`, password: 'Tr1cky-Blue-Otter' } });
+const signUpAs = (token: string, who: string) => signUp(app, token, { email: `${who}@example.com`, name: `New ${who}`, password: 'Tr1cky-Blue-Otter' });
 
 /** Creates an invite link through the dialog, the browser in UTC: `expiry` is a `datetime-local` value. */
 async function createInviteLink(name: string, expiry: string) {
@@ -65,7 +64,7 @@ describe('an admin manages invite links on the Users page', () => {
 
   it("lets a newcomer sign up through the API with the link's token, counted on the page as joined", async () => {
     const { secret } = (await tokenNamed('Onboarding'))!;
-    const joined = await signUp(secret, 'grace');
+    const joined = await signUpAs(secret, 'grace');
     expect(joined.response.status, JSON.stringify(joined.error)).toBe(200);
     expect((await tokenNamed('Onboarding'))!.users!.map((u) => u.email)).toEqual(['grace@example.com']);
     await visit(admin, '/users', 'Users');
@@ -90,7 +89,7 @@ describe('an admin manages invite links on the Users page', () => {
     await linkRow('Onboarding').getByText('Disabled').waitFor();
     const { secret, enabled } = (await tokenNamed('Onboarding'))!;
     expect(enabled).toBe(false);
-    const refused = await signUp(secret, 'hal');
+    const refused = await signUpAs(secret, 'hal');
     expect(refused.response.status).toBe(400);
     expect(refused.error?.message).toBe('The signup token is not valid: it has been disabled.');
 

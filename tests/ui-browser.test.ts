@@ -29,7 +29,7 @@ async function clientFlag() {
 }
 
 /** Opens a page through the navigation, as a user would, and waits until its data has loaded. */
-async function visit(page: Page, link: string, heading = link) {
+async function visitThroughNav(page: Page, link: string, heading = link) {
   await page.getByRole('navigation').getByRole('link', { name: link, exact: true }).click();
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
   await loaded(page);
@@ -160,7 +160,7 @@ describe('an admin in the browser', () => {
     const page = admin;
     await page.goto('/api-tokens');
     for (const name of ['list-alpha', 'list-beta']) await createFlag('default', name, { type: 'experiment' });
-    await visit(page, 'Flags');
+    await visitThroughNav(page, 'Flags');
     await page.getByRole('combobox', { name: 'Type' }).click();
     await page.getByRole('option', { name: 'Experiment' }).click();
     await expect.poll(() => page.getByRole('table', { name: 'Flags' }).getByRole('link').allTextContents()).toEqual(['list-beta', 'list-alpha']);
@@ -222,7 +222,7 @@ describe('an admin in the browser', () => {
   it('creates a client token and shows its secret once, with a copy button', async () => {
     const page = admin;
     await page.goto('/flags');
-    await visit(page, 'API tokens');
+    await visitThroughNav(page, 'API tokens');
     await page.getByRole('button', { name: 'New token' }).click();
     const dialog = page.getByRole('dialog', { name: 'New API token' });
     await dialog.getByLabel('Name').fill('storefront');
@@ -250,11 +250,11 @@ describe('an admin in the browser', () => {
     await ok(app.admin.POST('/api/admin/segments', { body: { name: 'beta-testers', constraints: [{ contextName: 'userId', operator: 'IN', values: ['a'] }] } }));
     const pages = ['Projects', 'Environments', 'Segments', 'Context fields', 'Strategies', 'Tag types', 'Users', 'Roles', 'Groups', 'Event log', 'Integrations', 'Change requests'];
     for (const [index, name] of pages.entries()) {
-      await visit(page, name);
+      await visitThroughNav(page, name);
       await expectAccessible(page, `the ${name} page`);
       await screenshot(page, `${10 + index}-${name.toLowerCase().replace(/\s+/g, '-')}`);
     }
-    await visit(page, 'Projects');
+    await visitThroughNav(page, 'Projects');
     await page.getByRole('button', { name: 'Remove production from default' }).click();
     await page.getByRole('dialog', { name: 'Remove production from default?' }).getByRole('button', { name: 'Remove' }).click();
     await page.getByRole('button', { name: 'Remove production from default' }).waitFor({ state: 'detached' });
@@ -263,7 +263,7 @@ describe('an admin in the browser', () => {
     await page.getByRole('option', { name: 'production' }).click();
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByRole('button', { name: 'Remove production from default' }).waitFor();
-    await visit(page, 'Playground');
+    await visitThroughNav(page, 'Playground');
     await page.getByRole('textbox', { name: 'userId' }).fill('alice');
     await page.getByRole('button', { name: 'Evaluate' }).click();
     await page.getByRole('table', { name: 'Results' }).getByRole('link', { name: 'list-alpha' }).waitFor();
