@@ -3,8 +3,9 @@
 // answer is a 502, never a hang.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectError, startTestApp, type TestApp } from './support/app.js';
+import { afterFile } from './support/file-end.js';
 
 /** How the fake answers: Prometheus' own JSON, a status with a body, or never. */
 type Behaviour = 'answer' | 'hang' | { status: number; body: string };
@@ -46,7 +47,7 @@ async function startFakePrometheus(): Promise<FakePrometheus> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  afterAll(async () => {
+  afterFile(async () => {
     for (const response of hanging) response.destroy();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -3,13 +3,14 @@ import { readFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import postgres from 'postgres';
 import { request } from 'undici';
-import { afterAll, inject } from 'vitest';
+import { inject } from 'vitest';
 // The client's source: `flag-service/client` resolves to the built copy in dist/ outside TypeScript's own checks.
 import { createClient, type ServiceClient } from '../../client/index.js';
 import { buildApp } from '../../app/app.js';
 import type { AppConfig, AuthType } from '../../kernel/config.js';
 import type { DatabaseConfig, Db } from '../../db/connect.js';
 import { databaseUrl } from './postgres.js';
+import { afterFile } from './file-end.js';
 
 export const databaseKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
@@ -21,11 +22,16 @@ async function newPostgresDatabase(): Promise<string> {
   const name = `flag_test_${inject('postgresRun')}_${randomBytes(6).toString('hex')}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name} template ${inject('postgresTemplate')}`);
-  afterAll(async () => {
+  afterFile(async () => {
     await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
   });
   return databaseUrl(serverUrl, name);
+}
+
+/** Forgets the previous file's database: test files share this module when they share a worker (tests/support/per-file.ts). */
+export function forgetFileDatabase(): void {
+  postgresDatabase = undefined;
 }
 
 /** This test file's PostgreSQL database: every app the file starts shares it, unless it asks for its own. */
@@ -129,7 +135,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     closed = true;
     await app.close();
   };
-  afterAll(close);
+  afterFile(close);
   return {
     url: address,
     adminToken,

@@ -5,9 +5,10 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { TestApp } from './app.js';
 import { sessionOf, USER_PASSWORD } from './users.js';
+import { afterFile } from './file-end.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = path.resolve('reports', 'ui');
@@ -21,7 +22,7 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
-  afterAll(() => browser.close());
+  afterFile(() => browser.close());
   return browser;
 }
 
@@ -50,7 +51,7 @@ export async function newContext(browser: Browser, baseURL: string, options: Con
       return route.abort();
     },
   );
-  afterAll(() => {
+  afterFile(() => {
     expect(outside, 'requests that left the machine').toEqual([]);
     return context.close();
   });
@@ -68,7 +69,7 @@ async function watchedContext(browser: Browser, settings: Parameters<Browser['ne
   context.on('request', (request) => {
     if (!allowed.has(new URL(request.url()).origin)) outside.push(request.url());
   });
-  afterAll(async () => {
+  afterFile(async () => {
     await context.close();
     await new Promise((resolve) => deadEnd.close(resolve));
     expect(outside, 'requests outside the allowed origins').toEqual([]);

@@ -2,7 +2,7 @@
 // from http://localhost:<port> (the service listens on 127.0.0.1, so the browser sees two origins). Closed after the file.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll } from 'vitest';
+import { afterFile } from './file-end.js';
 
 /** Serves `files` (path → body) as they are; `/` as HTML, any other path as JavaScript. Answers the page's origin. */
 export async function servePage(files: Record<string, string | Buffer>): Promise<string> {
@@ -13,7 +13,7 @@ export async function servePage(files: Record<string, string | Buffer>): Promise
     response.writeHead(200, { 'content-type': type }).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  afterAll(() => {
+  afterFile(() => {
     server.closeAllConnections();
     return new Promise((resolve) => server.close(resolve));
   });

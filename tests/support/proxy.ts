@@ -1,6 +1,6 @@
 // A TCP proxy on a free port whose target can change: a client keeps one address while the service behind it restarts.
 import net, { type AddressInfo } from 'node:net';
-import { afterAll } from 'vitest';
+import { afterFile } from './file-end.js';
 
 export interface Proxy {
   url: string;
@@ -36,6 +36,6 @@ export async function startProxy(target: string): Promise<Proxy> {
     proxy.cut();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
-  afterAll(proxy.close);
+  afterFile(proxy.close);
   return proxy;
 }

@@ -1,7 +1,7 @@
 // A real HTTP receiver for integration tests: it records every request and answers as the test scripts it.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll } from 'vitest';
+import { afterFile } from './file-end.js';
 
 export interface Received {
   path: string;
@@ -57,6 +57,6 @@ export async function startReceiver(otherwise: Answer = { status: 200 }): Promis
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
-  afterAll(receiver.close);
+  afterFile(receiver.close);
   return receiver;
 }

@@ -1,6 +1,5 @@
 // The service as its own process (`app/main.ts`), for what only a real process shows: start, stop, kill -9.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { afterAll } from 'vitest';
 
 export interface Started {
   process: ChildProcess;
@@ -9,9 +8,11 @@ export interface Started {
 }
 
 const children: Started[] = [];
-afterAll(async () => {
-  for (const child of children) if (child.process.exitCode === null) child.process.kill('SIGKILL');
-});
+
+/** Kills what a test file started and left running (tests/support/per-file.ts, after each file). */
+export function killLeftoverServices(): void {
+  for (const child of children.splice(0)) if (child.process.exitCode === null) child.process.kill('SIGKILL');
+}
 
 /** Starts the service with `env` over this process's environment; killed after the file if still running. */
 export function startService(env: Record<string, string>): Started {
