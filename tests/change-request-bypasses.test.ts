@@ -3,10 +3,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, startTestApp, type TestApp } from './support/app.js';
 import { expectRequired, guardFixtures } from './support/change-request-guard.js';
-import { asUser, author, changeRequestCalls, requireChangeRequests } from './support/change-requests.js';
+import { author, changeRequestCalls, proposeAs, requireChangeRequests } from './support/change-requests.js';
 import { uniqueNames } from './support/events.js';
-import { fixtures, flagPath, newApiToken } from './support/fixtures.js';
-import type { TestUser } from './support/users.js';
+import { fixtures, flagPath, inProject, newApiToken } from './support/fixtures.js';
+import { clientAs, type TestUser } from './support/users.js';
 
 let app: TestApp;
 let editor: TestUser;
@@ -15,8 +15,11 @@ let productionToken: string;
 let side: string;
 const unique = uniqueNames();
 const { newFlag, newProject, flagEnvironment, createSegment, addStrategy, turnOn, archiveFlag } = fixtures(() => app, unique);
-const { moveTo, propose } = changeRequestCalls(() => app);
-const base = '/api/admin/projects/default';
+const { moveTo } = changeRequestCalls(() => app);
+/** The typed client's `params` of the project environment. */
+const projectEnvironment = (projectId: string) => ({ params: { path: { projectId, environment: 'production' } } });
+const ofFeature = (featureName: string) => ({ params: { path: { featureName } } });
+const asEditor = () => clientAs(app, editor);
 
 const { productionFeatures, makeOwner, onInProduction, parentOfChildOn } = guardFixtures(() => app, unique, () => productionToken);
 
@@ -48,7 +51,7 @@ describe("removing an environment from a project", () => {
     await makeOwner(project, editor);
     const flag = await onInProduction('kept-on', project);
     const before = await productionFeatures();
-    expectRequired(await asUser(app, editor, 'DELETE', `/api/admin/projects/${project}/environments/production`), project);
+    expectRequired(await clientAs(app, editor).DELETE('/api/admin/projects/{projectId}/environments/{environment}', projectEnvironment(project)), project);
     expect(await productionFeatures()).toBe(before);
     expect((await flagEnvironment(flag, 'production', project)).enabled).toBe(true);
   });
@@ -59,19 +62,19 @@ describe("removing an environment from a project", () => {
     const skipper = await author(app);
     await makeOwner(project, skipper);
     await maySkipInProduction(skipper, project);
-    expect((await asUser(app, skipper, 'DELETE', `/api/admin/projects/${project}/environments/production`)).status).toBe(200);
+    expect((await clientAs(app, skipper).DELETE('/api/admin/projects/{projectId}/environments/{environment}', projectEnvironment(project))).response.status).toBe(200);
   });
 
   it('is allowed where the project does not require change requests', async () => {
     const project = await newProject('removal-free');
     await makeOwner(project, editor);
-    expect((await asUser(app, editor, 'DELETE', `/api/admin/projects/${project}/environments/production`)).status).toBe(200);
+    expect((await clientAs(app, editor).DELETE('/api/admin/projects/{projectId}/environments/{environment}', projectEnvironment(project))).response.status).toBe(200);
   });
 });
 
 describe('moving a flag to another project', () => {
   const move = (user: TestUser, flag: string, from: string, to: string) =>
-    asUser(app, user, 'POST', `/api/admin/projects/${from}/features/${flag}/changeProject`, { newProjectId: to });
+    clientAs(app, user).POST('/api/admin/projects/{projectId}/features/{featureName}/changeProject', { params: { path: flagPath(flag, from) }, body: { newProjectId: to } });
 
   it('out of a project requiring change requests is refused, and the flag stays', async () => {
     const flag = await onInProduction('out');
@@ -93,7 +96,7 @@ describe('moving a flag to another project', () => {
     const other = await newProject('other-side');
     await makeOwner(other, editor);
     const flag = await onInProduction('free', side);
-    expect((await move(editor, flag, side, other)).status).toBe(200);
+    expect((await move(editor, flag, side, other)).response.status).toBe(200);
   });
 
   it('is refused with 403 first to a caller who may not move flags into the target', async () => {
@@ -104,12 +107,11 @@ describe('moving a flag to another project', () => {
 
   it('with a pending change request is refused even to an admin, until the request is closed', async () => {
     const flag = await onInProduction('pending');
-    const proposed = await propose(editor, { feature: flag, action: 'updateEnabled', payload: { enabled: false } });
-    expect(proposed.status, proposed.text).toBe(200);
+    const proposed = await proposeAs(app, editor, { feature: flag, action: 'updateEnabled', payload: { enabled: false } });
     const moveByAdmin = () =>
       app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/changeProject', { params: { path: flagPath(flag) }, body: { newProjectId: side } });
-    expect(expectError(await moveByAdmin(), 409, 'ConflictError').message).toContain(`change request ${proposed.json.id}`);
-    expect((await moveTo(editor, proposed.json.id, 'Cancelled')).status).toBe(200);
+    expect(expectError(await moveByAdmin(), 409, 'ConflictError').message).toContain(`change request ${proposed.id}`);
+    expect((await moveTo(editor, proposed.id, 'Cancelled')).status).toBe(200);
     expect((await moveByAdmin()).response.status).toBe(200);
   });
 });
@@ -133,7 +135,10 @@ describe('segments used in an environment requiring change requests', () => {
   }
 
   const update = (user: TestUser, id: number) =>
-    asUser(app, user, 'PUT', `/api/admin/segments/${id}`, { name: unique('renamed'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['2'] }] });
+    clientAs(app, user).PUT('/api/admin/segments/{segmentId}', {
+      params: { path: { segmentId: id } },
+      body: { name: unique('renamed'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['2'] }] },
+    });
 
   it('cannot be updated, and SDKs get what they got', async () => {
     const id = await segmentUsedBy({ project: 'default', environment: 'production' });
@@ -144,13 +149,13 @@ describe('segments used in an environment requiring change requests', () => {
 
   it('cannot be deleted, and the refusal says where change requests are required', async () => {
     const id = await segmentUsedBy({ project: guarded, environment: 'production' });
-    expectRequired(await asUser(app, editor, 'DELETE', `/api/admin/segments/${id}`), guarded);
+    expectRequired(await clientAs(app, editor).DELETE('/api/admin/segments/{segmentId}', { params: { path: { segmentId: id } } }), guarded);
     expect((await app.admin.GET('/api/admin/segments/{segmentId}', { params: { path: { segmentId: id } } })).response.status).toBe(200);
   });
 
   it('can be updated when used only where change requests are not required', async () => {
     const id = await segmentUsedBy({ project: 'default', environment: 'development' }, { project: side, environment: 'production' });
-    expect((await update(editor, id)).status).toBe(204);
+    expect((await update(editor, id)).response.status).toBe(204);
   });
 
   it('needs SKIP_CHANGE_REQUEST in every project environment that uses it', async () => {
@@ -159,7 +164,7 @@ describe('segments used in an environment requiring change requests', () => {
     await maySkipInProduction(user, 'default');
     expectRequired(await update(user, id), guarded);
     await maySkipInProduction(user, guarded);
-    expect((await update(user, id)).status).toBe(204);
+    expect((await update(user, id)).response.status).toBe(204);
   });
 });
 
@@ -168,7 +173,7 @@ describe('archive and revive', () => {
     const flag = await onInProduction('revived');
     await turnOn(flag);
     await archiveFlag('default', flag);
-    expect((await asUser(app, editor, 'POST', `/api/admin/archive/revive/${flag}`)).status).toBe(200);
+    expect((await asEditor().POST('/api/admin/archive/revive/{featureName}', ofFeature(flag))).response.status).toBe(200);
     expect((await flagEnvironment(flag, 'production')).enabled).toBe(false);
     expect((await flagEnvironment(flag, 'development')).enabled).toBe(false);
   });
@@ -176,8 +181,8 @@ describe('archive and revive', () => {
   it('archiving a parent that a child on there depends on is refused', async () => {
     const parent = await parentOfChildOn('archived');
     const before = await productionFeatures();
-    expectRequired(await asUser(app, editor, 'DELETE', `${base}/features/${parent}`));
-    expectRequired(await asUser(app, editor, 'POST', `${base}/archive`, { features: [parent] }));
+    expectRequired(await asEditor().DELETE('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: flagPath(parent) } }));
+    expectRequired(await asEditor().POST('/api/admin/projects/{projectId}/archive', { ...inProject('default'), body: { features: [parent] } }));
     expect(await productionFeatures()).toBe(before);
   });
 
@@ -185,8 +190,8 @@ describe('archive and revive', () => {
     const parent = await parentOfChildOn('revived');
     await archiveFlag('default', parent);
     const before = await productionFeatures();
-    expectRequired(await asUser(app, editor, 'POST', `/api/admin/archive/revive/${parent}`));
-    expectRequired(await asUser(app, editor, 'POST', `${base}/revive`, { features: [parent] }));
+    expectRequired(await asEditor().POST('/api/admin/archive/revive/{featureName}', ofFeature(parent)));
+    expectRequired(await asEditor().POST('/api/admin/projects/{projectId}/revive', { ...inProject('default'), body: { features: [parent] } }));
     expect(await productionFeatures()).toBe(before);
   });
 
@@ -194,8 +199,8 @@ describe('archive and revive', () => {
     const parent = await parentOfChildOn('deleted');
     await archiveFlag('default', parent);
     const before = await productionFeatures();
-    expectRequired(await asUser(app, editor, 'DELETE', `/api/admin/archive/${parent}`));
-    expectRequired(await asUser(app, editor, 'POST', `${base}/delete`, { features: [parent] }));
+    expectRequired(await asEditor().DELETE('/api/admin/archive/{featureName}', ofFeature(parent)));
+    expectRequired(await asEditor().POST('/api/admin/projects/{projectId}/delete', { ...inProject('default'), body: { features: [parent] } }));
     expect(await productionFeatures()).toBe(before);
   });
 
@@ -207,9 +212,10 @@ describe('archive and revive', () => {
       body: { feature: parent, enabled: false },
     });
     expect(dependency.response.status, JSON.stringify(dependency.error)).toBe(200);
-    expect((await asUser(app, editor, 'DELETE', `${base}/features/${parent}`)).status).toBe(202);
-    expect((await asUser(app, editor, 'POST', `/api/admin/archive/revive/${parent}`)).status).toBe(200);
-    expect((await asUser(app, editor, 'DELETE', `${base}/features/${parent}`)).status).toBe(202);
-    expect((await asUser(app, editor, 'DELETE', `/api/admin/archive/${parent}`)).status).toBe(200);
+    const archive = () => asEditor().DELETE('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: flagPath(parent) } });
+    expect((await archive()).response.status).toBe(202);
+    expect((await asEditor().POST('/api/admin/archive/revive/{featureName}', ofFeature(parent))).response.status).toBe(200);
+    expect((await archive()).response.status).toBe(202);
+    expect((await asEditor().DELETE('/api/admin/archive/{featureName}', ofFeature(parent))).response.status).toBe(200);
   });
 });

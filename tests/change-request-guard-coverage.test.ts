@@ -11,7 +11,7 @@ import { call, expectError, type RawResponse, type TestApp } from './support/app
 import { expectRequired, guardFixtures } from './support/change-request-guard.js';
 import { asUser, author, requireChangeRequests } from './support/change-requests.js';
 import { uniqueNames } from './support/events.js';
-import { adminJson, appWithClientTokens, fixtures } from './support/fixtures.js';
+import { appWithClientTokens, fixtures, ok } from './support/fixtures.js';
 import type { TestUser } from './support/users.js';
 
 let app: TestApp;
@@ -23,7 +23,7 @@ let side: string;
 let served: string;
 let segmentId: number;
 const unique = uniqueNames();
-const { newFlag, newProject } = fixtures(() => app, unique);
+const { newFlag, newProject, addStrategy, archiveFlag, addDependency, tagFlag, createSegment, setVariants, turnOn } = fixtures(() => app, unique);
 const base = '/api/admin/projects/default';
 const production = (flag: string, project = 'default') => `/api/admin/projects/${project}/features/${flag}/environments/production`;
 
@@ -38,6 +38,8 @@ const request = (method: string, path: string, body?: unknown, user?: TestUser):
 
 const { productionFeatures, makeOwner, onInProduction, parentOfChildOn } = guardFixtures(() => app, unique, () => productionToken);
 
+// Raw: the classification below is a table of requests, one per operation id of the contract, each a method, a path
+// and a body sent by this one sender.
 const sendRequest = ({ method, path, body, user }: Request): Promise<RawResponse> =>
   user ? asUser(app, user, method, path, body) : call(app, method, path, body === undefined ? {} : { body: body as object });
 
@@ -48,20 +50,20 @@ async function succeeds(req: Request) {
 
 async function withStrategy(prefix: string) {
   const flag = await newFlag(prefix);
-  const strategy = await adminJson(app, 'POST', `${production(flag)}/strategies`, { name: 'default' });
+  const strategy = await addStrategy(flag, { name: 'default' }, 'production');
   return `${production(flag)}/strategies/${strategy.id}`;
 }
 
 async function dependent(prefix: string) {
   const [parent, child] = [await newFlag(`${prefix}-parent`), await newFlag(`${prefix}-child`)];
-  await adminJson(app, 'POST', `${base}/features/${child}/dependencies`, { feature: parent });
+  await addDependency(child, parent);
   return { parent, child };
 }
 
 /** An archived flag that a child on in production depends on. */
 async function archivedParentOfChildOn(prefix: string) {
   const parent = await parentOfChildOn(prefix);
-  await adminJson(app, 'DELETE', `${base}/features/${parent}`);
+  await archiveFlag('default', parent);
   return parent;
 }
 
@@ -145,8 +147,8 @@ const classification: Record<string, Classification> = {
       await makeOwner(project, editor);
       await requireChangeRequests(app, project, 'production');
       const flag = await onInProduction('re-added', project);
-      await adminJson(app, 'POST', `${production(flag, project)}/strategies`, { name: 'default' });
-      await adminJson(app, 'DELETE', `/api/admin/projects/${project}/environments/production`);
+      await addStrategy(flag, { name: 'default' }, 'production', project);
+      await ok(app.admin.DELETE('/api/admin/projects/{projectId}/environments/{environment}', { params: { path: { projectId: project, environment: 'production' } } }));
       const before = await productionFeatures();
       await succeeds(request('POST', `/api/admin/projects/${project}/environments`, { environment: 'production' }, editor));
       expect(await productionFeatures()).toBe(before);
@@ -186,14 +188,14 @@ const classification: Record<string, Classification> = {
   createTag: unchanged(TAGS, async () => request('POST', '/api/admin/tags', { type: 'simple', value: unique('tag') })),
   deleteTag: unchanged(TAGS, async () => {
     const value = unique('tag');
-    await adminJson(app, 'POST', `/api/admin/features/${served}/tags`, { type: 'simple', value });
+    await tagFlag(served, value);
     return request('DELETE', `/api/admin/tags/simple/${value}`);
   }),
   createTagType: unchanged('tag types are not served', async () => request('POST', '/api/admin/tag-types', { name: unique('type') })),
   updateTagType: unchanged('tag types are not served', async () => request('PUT', '/api/admin/tag-types/simple', { description: unique('described') })),
   deleteTagType: unchanged('tag types are not served', async () => {
     const name = unique('type');
-    await adminJson(app, 'POST', '/api/admin/tag-types', { name });
+    await ok(app.admin.POST('/api/admin/tag-types', { body: { name } }), 201);
     return request('DELETE', `/api/admin/tag-types/${name}`);
   }),
   // Projects.
@@ -205,7 +207,7 @@ const classification: Record<string, Classification> = {
     const project = await newProject('deleted');
     await requireChangeRequests(app, project, 'production');
     const flag = await onInProduction('archived', project);
-    await adminJson(app, 'DELETE', `/api/admin/projects/${project}/features/${flag}`);
+    await archiveFlag(project, flag);
     return request('DELETE', `/api/admin/projects/${project}`);
   }),
   addProjectAccess: unchanged('who may do what in a project; no flag is written', async () => {
@@ -319,13 +321,13 @@ beforeAll(async () => {
   editor = await author(app);
   side = await newProject('side');
   await makeOwner(side, editor);
-  segmentId = (await adminJson(app, 'POST', '/api/admin/segments', { name: unique('segment'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['1'] }] })).id;
+  segmentId = (await createSegment({ constraints: [{ contextName: 'userId', operator: 'IN', values: ['1'] }] })).id;
   served = await newFlag('served', 'default', { tags: ['simple:served'] });
-  await adminJson(app, 'POST', `${production(served)}/strategies`, { name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'default', groupId: served }, segments: [segmentId] });
-  await adminJson(app, 'PUT', `${production(served)}/variants`, [{ name: 'blue', weightType: 'variable', weight: 1000, stickiness: 'default' }]);
-  await adminJson(app, 'POST', `${production(served)}/on`);
+  await addStrategy(served, { name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'default', groupId: served }, segments: [segmentId] }, 'production');
+  await setVariants(served, [{ name: 'blue', weightType: 'variable', weight: 1000, stickiness: 'default' }], 'production');
+  await turnOn(served, 'production');
   const child = await onInProduction('served-child');
-  await adminJson(app, 'POST', `${base}/features/${child}/dependencies`, { feature: served });
+  await addDependency(child, served);
 });
 
 describe('the classification', () => {

@@ -4,22 +4,27 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, startTestApp, type TestApp } from './support/app.js';
 import { eventReader, uniqueNames } from './support/events.js';
-import { adminJson, fixtures } from './support/fixtures.js';
+import { fixtures, ok } from './support/fixtures.js';
 import { completeState, expectNothingWritten, importDocument } from './support/state.js';
 
 let app: TestApp;
 const unique = uniqueNames();
 const events = eventReader(() => app);
-const { newFlag, flagEnvironment } = fixtures(() => app, unique);
+const { newFlag, newProject, flagEnvironment, flagOf, addStrategy, turnOn, archiveFlag, createSegment } = fixtures(() => app, unique);
 
-const flagOf = (name: string) => adminJson(app, 'GET', `/api/admin/projects/default/features/${name}`);
+/** A custom strategy definition described `Before` (by admin token). */
+const definitionBefore = (on: TestApp, name: string) => ok(on.admin.POST('/api/admin/strategies', { body: { name, description: 'Before', parameters: [] } }));
+const definitionOf = (strategyName: string) => ok(app.admin.GET('/api/admin/strategies/{strategyName}', { params: { path: { strategyName } } }), 200);
+const archivedIn = (on: TestApp, projectId: string) => ok(on.admin.GET('/api/admin/archive/features/{projectId}', { params: { path: { projectId } } }), 200);
+const segmentsOf = (on: TestApp) => ok(on.admin.GET('/api/admin/segments'), 200);
+const segmentOf = (segmentId: number) => ok(app.admin.GET('/api/admin/segments/{segmentId}', { params: { path: { segmentId } } }), 200);
 
 /** A flag described `Before`, on in development with the default strategy, and with one in production. */
 async function existingFlag() {
   const name = await newFlag('existing', 'default', { description: 'Before' });
-  await adminJson(app, 'POST', `/api/admin/projects/default/features/${name}/environments/development/strategies`, { name: 'default' });
-  await adminJson(app, 'POST', `/api/admin/projects/default/features/${name}/environments/development/on`);
-  await adminJson(app, 'POST', `/api/admin/projects/default/features/${name}/environments/production/strategies`, { name: 'default' });
+  await addStrategy(name);
+  await turnOn(name);
+  await addStrategy(name, { name: 'default' }, 'production');
   return name;
 }
 
@@ -50,27 +55,26 @@ describe('keep (the default)', () => {
 
   it('leaves an existing custom strategy definition as it is', async () => {
     const name = unique('definition');
-    await adminJson(app, 'POST', '/api/admin/strategies', { name, description: 'Before', parameters: [] });
+    await definitionBefore(app, name);
     await importDocument(app, { version: 1, strategies: [{ name, description: 'After' }] });
-    expect((await adminJson(app, 'GET', `/api/admin/strategies/${name}`)).description).toBe('Before');
+    expect((await definitionOf(name)).description).toBe('Before');
   });
 });
 
 describe('keep=false', () => {
   it("leaves a flag's project where it is when a version 1 document does not name one", async () => {
-    const project = unique('elsewhere');
-    await adminJson(app, 'POST', '/api/admin/projects', { id: project, name: project });
+    const project = await newProject('elsewhere');
     const name = await newFlag('moved-not', project);
     expect((await importDocument(app, { version: 1, features: [{ name, description: 'After' }] }, 'keep=false')).status).toBe(202);
-    expect(await adminJson(app, 'GET', `/api/admin/projects/${project}/features/${name}`)).toMatchObject({ project, description: 'After' });
+    expect(await flagOf(name, project)).toMatchObject({ project, description: 'After' });
   });
 
   it('leaves an archived flag archived when a version 1 document replaces it', async () => {
     const name = await newFlag('archived');
-    await adminJson(app, 'DELETE', `/api/admin/projects/default/features/${name}`);
+    await archiveFlag('default', name);
     expect((await importDocument(app, { version: 1, features: [{ name, description: 'After' }] }, 'keep=false')).status).toBe(202);
-    const archive = await adminJson(app, 'GET', '/api/admin/archive/features/default');
-    expect(archive.features.find((f: { name: string }) => f.name === name)).toMatchObject({ description: 'After' });
+    const archive = await archivedIn(app, 'default');
+    expect(archive.features.find((f) => f.name === name)).toMatchObject({ description: 'After' });
   });
 
   it("replaces an existing flag's description, state and strategies in the environment of the document", async () => {
@@ -88,9 +92,9 @@ describe('keep=false', () => {
 
   it('replaces an existing custom strategy definition', async () => {
     const name = unique('definition');
-    await adminJson(app, 'POST', '/api/admin/strategies', { name, description: 'Before', parameters: [] });
+    await definitionBefore(app, name);
     await importDocument(app, { version: 1, strategies: [{ name, description: 'After' }] }, 'keep=false');
-    expect((await adminJson(app, 'GET', `/api/admin/strategies/${name}`)).description).toBe('After');
+    expect((await definitionOf(name)).description).toBe('After');
   });
 });
 
@@ -99,16 +103,16 @@ describe('drop=true', () => {
   let dropped: TestApp;
   let since: number;
   let segmentId: number;
+  const on = fixtures(() => dropped, unique);
 
   beforeAll(async () => {
     dropped = await startTestApp({ ownDatabase: true });
-    const admin = (method: string, path: string, body?: unknown) => adminJson(dropped, method, path, body);
-    await admin('POST', '/api/admin/strategies', { name: 'old-definition', parameters: [] });
-    segmentId = (await admin('POST', '/api/admin/segments', { name: 'old-segment', constraints: [] })).id;
-    await admin('POST', '/api/admin/projects/default/features', { name: 'old-active' });
-    await admin('POST', '/api/admin/projects/default/features/old-active/environments/development/strategies', { name: 'default', segments: [segmentId] });
-    await admin('POST', '/api/admin/projects/default/features', { name: 'old-archived' });
-    await admin('DELETE', '/api/admin/projects/default/features/old-archived');
+    await ok(dropped.admin.POST('/api/admin/strategies', { body: { name: 'old-definition', parameters: [] } }));
+    segmentId = (await on.createSegment({ name: 'old-segment' })).id;
+    await on.createFlag('default', 'old-active');
+    await on.addStrategy('old-active', { name: 'default', segments: [segmentId] });
+    await on.createFlag('default', 'old-archived');
+    await on.archiveFlag('default', 'old-archived');
     since = await eventReader(() => dropped).latestEventId();
     const document = { version: 1, features: [{ name: 'new-flag', enabled: true }], strategies: [{ name: 'new-definition' }] };
     const response = await importDocument(dropped, document, 'drop=true');
@@ -118,18 +122,18 @@ describe('drop=true', () => {
   it("removes every flag not in the document, archived ones too, and keeps the document's", async () => {
     const { features } = (await completeState(dropped)) as { features: { name: string }[] };
     expect(features.map((f) => f.name)).toEqual(['new-flag']);
-    expect((await adminJson(dropped, 'GET', '/api/admin/archive/features/default')).features).toEqual([]);
+    expect((await archivedIn(dropped, 'default')).features).toEqual([]);
   });
 
   it("removes every custom strategy definition not in the document, and keeps the built-in ones", async () => {
-    const { strategies } = await adminJson(dropped, 'GET', '/api/admin/strategies');
-    const custom = strategies.filter((s: { editable: boolean }) => s.editable).map((s: { name: string }) => s.name);
+    const { strategies } = await ok(dropped.admin.GET('/api/admin/strategies'), 200);
+    const custom = strategies.filter((s) => s.editable).map((s) => s.name);
     expect(custom).toEqual(['new-definition']);
-    expect(strategies.map((s: { name: string }) => s.name)).toContain('flexibleRollout');
+    expect(strategies.map((s) => s.name)).toContain('flexibleRollout');
   });
 
   it('removes every segment', async () => {
-    expect((await adminJson(dropped, 'GET', '/api/admin/segments')).segments).toEqual([]);
+    expect((await segmentsOf(dropped)).segments).toEqual([]);
   });
 
   it('records drop-features and drop-strategies before the imports', async () => {
@@ -143,35 +147,35 @@ describe('version 2 segments', () => {
   const europe = [{ contextName: 'region', operator: 'IN', values: ['eu'] }];
 
   /** A segment id above any the instance has given, so that the import chooses it. */
-  const freeId = async () => Math.max(0, ...(await adminJson(app, 'GET', '/api/admin/segments')).segments.map((s: { id: number }) => s.id)) + 100;
+  const freeId = async () => Math.max(0, ...(await segmentsOf(app)).segments.map((s) => s.id)) + 100;
 
   it('keeps the ids of imported segments, and the strategies that use them name them', async () => {
     const [id, segment, flag] = [await freeId(), unique('segment'), unique('segmented')];
     const strategies = [{ name: 'default', segments: [id] }];
     const response = await importDocument(app, document([{ id, name: segment, constraints: europe }], [{ name: flag, project: 'default', environments: [{ name: 'development', enabled: true, strategies }] }]));
     expect(response.status, response.text).toBe(202);
-    expect(await adminJson(app, 'GET', `/api/admin/segments/${id}`)).toMatchObject({ id, name: segment, constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'] }] });
+    expect(await segmentOf(id)).toMatchObject({ id, name: segment, constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'] }] });
     expect((await flagEnvironment(flag)).strategies).toMatchObject([{ name: 'default', segments: [id] }]);
   });
 
   it('refuses a segment whose name another segment has, naming it, and writes nothing', async () => {
-    const taken = await adminJson(app, 'POST', '/api/admin/segments', { name: unique('taken'), constraints: [] });
+    const taken = await createSegment({ name: unique('taken') });
     const id = await freeId();
     const response = await expectNothingWritten(app, events, () => importDocument(app, document([{ id: id + 1, name: unique('fine') }, { id, name: taken.name }])));
     expect(expectError(response, 400, 'ValidationError').message).toMatch(/^body\.segments\[1\]\.name: /);
   });
 
   it('leaves a segment with an existing id as it is with keep', async () => {
-    const existing = await adminJson(app, 'POST', '/api/admin/segments', { name: unique('kept'), description: 'Before', constraints: [] });
+    const existing = await createSegment({ name: unique('kept'), description: 'Before' });
     const response = await importDocument(app, document([{ id: existing.id, name: existing.name, description: 'After', constraints: europe }]));
     expect(response.status, response.text).toBe(202);
-    expect(await adminJson(app, 'GET', `/api/admin/segments/${existing.id}`)).toMatchObject({ name: existing.name, description: 'Before', constraints: [] });
+    expect(await segmentOf(existing.id)).toMatchObject({ name: existing.name, description: 'Before', constraints: [] });
   });
 
   it('replaces a segment with an existing id with keep=false', async () => {
-    const existing = await adminJson(app, 'POST', '/api/admin/segments', { name: unique('replaced'), description: 'Before', constraints: [] });
+    const existing = await createSegment({ name: unique('replaced'), description: 'Before' });
     const renamed = unique('renamed');
     await importDocument(app, document([{ id: existing.id, name: renamed, description: 'After', constraints: europe }]), 'keep=false');
-    expect(await adminJson(app, 'GET', `/api/admin/segments/${existing.id}`)).toMatchObject({ name: renamed, description: 'After', constraints: [{ contextName: 'region' }] });
+    expect(await segmentOf(existing.id)).toMatchObject({ name: renamed, description: 'After', constraints: [{ contextName: 'region' }] });
   });
 });

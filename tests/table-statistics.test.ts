@@ -3,7 +3,8 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
-import { adminJson, until } from './support/fixtures.js';
+import { until } from './support/fixtures.js';
+import { importDocument } from './support/state.js';
 
 async function featuresStatistics(app: TestApp) {
   const result = await app.db.execute(sql`select last_analyze as "lastAnalyze", n_mod_since_analyze as "modified" from pg_stat_user_tables where relname = 'features'`);
@@ -25,7 +26,8 @@ describe('table statistics', () => {
   it('are gathered again after hundreds of flags were written', async () => {
     const app = await startTestApp({ ownDatabase: true });
     const before = await until('features analysed', () => featuresStatistics(app), (s) => s.lastAnalyze > 0);
-    await adminJson(app, 'POST', '/api/admin/state/import', { version: 2, features: flags(600, 'statistics.bulk') });
+    const imported = await importDocument(app, { version: 2, features: flags(600, 'statistics.bulk') });
+    expect(imported.status, imported.text).toBe(202);
     const after = await until('features analysed again', () => featuresStatistics(app), (s) => s.lastAnalyze > before.lastAnalyze, 20_000);
     expect(after.modified).toBe(0);
   });

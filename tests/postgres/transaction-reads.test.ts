@@ -3,7 +3,7 @@
 // each read several tables in one transaction.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { adminJson, newApiToken } from '../support/fixtures.js';
+import { inProject, newApiToken, ok } from '../support/fixtures.js';
 
 let app: TestApp;
 const warnings: string[] = [];
@@ -19,11 +19,11 @@ afterAll(() => {
 });
 
 it('reads several tables in one transaction without pg queueing queries on its connection', async () => {
-  await adminJson(app, 'POST', '/api/admin/projects/default/features', { name: 'queued-reads' });
+  await ok(app.admin.POST('/api/admin/projects/{projectId}/features', { ...inProject('default'), body: { name: 'queued-reads' } }), 201);
   const clientToken = await newApiToken(app, { type: 'client', environment: 'development' });
   const features = await fetch(`${app.url}/api/client/features`, { headers: { authorization: clientToken } });
   expect(features.status).toBe(200);
-  expect(await adminJson(app, 'GET', '/api/admin/state/export')).toMatchObject({ features: [expect.objectContaining({ name: 'queued-reads' })] });
+  expect(await ok(app.admin.GET('/api/admin/state/export'), 200)).toMatchObject({ features: [expect.objectContaining({ name: 'queued-reads' })] });
   // Warnings are emitted on the next tick.
   await new Promise((resolve) => setImmediate(resolve));
   expect(warnings.filter((message) => message.includes('pg@9'))).toEqual([]);

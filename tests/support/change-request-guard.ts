@@ -16,7 +16,7 @@ export function expectRequired(response: RawResponse | { response: Response; err
  * `productionToken()` is the file's client token for production.
  */
 export function guardFixtures(current: () => TestApp, unique: (prefix: string) => string, productionToken: () => string = () => { throw new Error('guardFixtures was given no production token'); }) {
-  const { newFlag, turnOn } = fixtures(current, unique);
+  const { newFlag, turnOn, addDependency } = fixtures(current, unique);
 
   /** What an SDK with the client token gets, byte for byte. */
   const clientFeatures = async (token: string) =>
@@ -37,10 +37,7 @@ export function guardFixtures(current: () => TestApp, unique: (prefix: string) =
   async function parentOfChildOn(prefix: string) {
     const parent = await newFlag(`${prefix}-parent`);
     const child = await onInProduction(`${prefix}-child`);
-    await ok(current().admin.POST('/api/admin/projects/{projectId}/features/{featureName}/dependencies', {
-      params: { path: { projectId: 'default', featureName: child } },
-      body: { feature: parent, enabled: false },
-    }));
+    await addDependency(child, parent, false);
     return parent;
   }
 

@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import * as t from '../../db/schema.js';
 import type { components } from '../../generated/api.js';
-import { call, startTestApp, type TestApp } from './app.js';
+import { startTestApp, type TestApp } from './app.js';
 import { metrics, registration } from './sdk-reports.js';
 import { createFlagAs, type TestUser } from './users.js';
 
@@ -84,13 +84,6 @@ export const pollAs = (app: TestApp, appName: string, times: number) =>
 
 /** The request rates GET /api/admin/metrics/rps answers, which must be a 200. */
 export const requestRates = (app: TestApp) => ok(app.admin.GET('/api/admin/metrics/rps'), 200);
-
-/** A raw call with the admin token that must succeed (below 300); answers the JSON body. */
-export async function adminJson(on: TestApp, method: string, path: string, body?: unknown): Promise<any> {
-  const response = await call(on, method, path, body === undefined ? {} : { body: body as object });
-  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${response.text}`);
-  return response.json;
-}
 
 /** A new API token (created with the admin token); answers its secret. */
 export async function newApiToken(on: TestApp, body: Omit<CreateApiToken, 'tokenName'>): Promise<string> {
@@ -191,6 +184,15 @@ export function fixtures(current: () => TestApp, unique: (prefix: string) => str
     expect(result.response.status, JSON.stringify(result.error)).toBe(201);
   }
 
+  /** Makes the child depend on the parent (on, unless `enabled` is false) in the default project. */
+  async function addDependency(child: string, parent: string, enabled?: boolean) {
+    const result = await current().admin.POST('/api/admin/projects/{projectId}/features/{featureName}/dependencies', {
+      params: { path: flagPath(child) },
+      body: { feature: parent, ...(enabled !== undefined && { enabled }) },
+    });
+    expect(result.response.status, JSON.stringify(result.error)).toBe(200);
+  }
+
   /** Deletes the flag's strategy in the environment. */
   async function deleteStrategy(featureName: string, strategyId: string, environment = 'development', projectId = 'default') {
     const result = await current().admin.DELETE('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', {
@@ -270,6 +272,7 @@ export function fixtures(current: () => TestApp, unique: (prefix: string) => str
     turnOff,
     addStrategy,
     deleteStrategy,
+    addDependency,
     strategiesOf,
     setVariants,
     markStale,

@@ -4,7 +4,11 @@ import { call, type RawResponse, type TestApp } from './app.js';
 import type { eventReader } from './events.js';
 import { ok } from './fixtures.js';
 
-/** POSTs the document as the JSON body of an import; `query` without its `?` (`drop=true&keep=false`). */
+/**
+ * POSTs the document as the JSON body of an import; `query` without its `?` (`drop=true&keep=false`). Raw: the
+ * contract types a document as an open object (`StateDocument`), whose nested flags the typed client's exact
+ * bodies cannot take.
+ */
 export const importDocument = (app: TestApp, document: unknown, query = '') =>
   call(app, 'POST', `/api/admin/state/import${query && `?${query}`}`, { body: document as object });
 
