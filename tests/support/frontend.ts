@@ -1,6 +1,6 @@
 // Flags with strategies, set up through the admin API, and calls of the frontend API: shared by the frontend API,
 // playground and real frontend SDK tests.
-import type { components } from '../../generated/api.js';
+import type { components, operations } from '../../generated/api.js';
 import { call, type RawResponse, type TestApp } from './app.js';
 import { envPath, inProject, ok } from './fixtures.js';
 
@@ -28,15 +28,26 @@ export async function flagWith(app: TestApp, name: string, strategies: StrategyB
   return name;
 }
 
-/** GET /api/frontend (or a path below it) with the token and the query. */
-export function frontendGet(app: TestApp, token: string | null, query: Record<string, string> = {}, path = '', headers: Record<string, string> = {}): Promise<RawResponse> {
-  const search = new URLSearchParams(query).toString();
-  return call(app, 'GET', `/api/frontend${path}${search ? `?${search}` : ''}`, { token, headers });
-}
+type FrontendQuery = NonNullable<operations['getFrontendFeatures']['parameters']['query']>;
+
+/** GET /api/frontend with the token (none when null), the context as query parameters and the headers; the typed answer. */
+export const frontendGet = (app: TestApp, token: string | null, query: FrontendQuery = {}, headers: Record<string, string> = {}) =>
+  app.clientWith(token ?? undefined).GET('/api/frontend', { params: { query }, headers });
+
+/** GET /api/frontend/features/{featureName} with the token and the context as query parameters; the typed answer. */
+export const frontendFlagGet = (app: TestApp, token: string, featureName: string, query: FrontendQuery = {}) =>
+  app.clientWith(token).GET('/api/frontend/features/{featureName}', { params: { path: { featureName }, query } });
+
+/**
+ * GET /api/frontend with custom context fields as query parameters of their own (`tier=gold`): the contract reads any
+ * parameter it does not name as one, but its types name none, so the call is raw.
+ */
+export const frontendGetWithFields = (app: TestApp, token: string, query: Record<string, string>): Promise<RawResponse> =>
+  call(app, 'GET', `/api/frontend?${new URLSearchParams(query)}`, { token });
 
 /** The names of the flags the frontend API lists for the token and query. */
-export async function enabledNames(app: TestApp, token: string, query: Record<string, string> = {}): Promise<string[]> {
-  const response = await frontendGet(app, token, query);
-  if (response.status !== 200) throw new Error(`GET /api/frontend: ${response.status} ${response.text}`);
-  return (response.json.toggles as { name: string }[]).map((toggle) => toggle.name);
+export async function enabledNames(app: TestApp, token: string | null, query: FrontendQuery = {}): Promise<string[]> {
+  const { data, error, response } = await frontendGet(app, token, query);
+  if (response.status !== 200) throw new Error(`GET /api/frontend: ${response.status} ${JSON.stringify(error)}`);
+  return data!.toggles.map((toggle) => toggle.name);
 }
