@@ -111,7 +111,7 @@ describe('moving a flag to another project', () => {
     const moveByAdmin = () =>
       app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/changeProject', { params: { path: flagPath(flag) }, body: { newProjectId: side } });
     expect(expectError(await moveByAdmin(), 409, 'ConflictError').message).toContain(`change request ${proposed.id}`);
-    expect((await moveTo(editor, proposed.id, 'Cancelled')).status).toBe(200);
+    expect((await moveTo(editor, proposed.id, 'Cancelled')).response.status).toBe(200);
     expect((await moveByAdmin()).response.status).toBe(200);
   });
 });

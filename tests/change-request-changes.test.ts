@@ -44,8 +44,8 @@ async function applied(changes: unknown) {
 
 async function expectApplied(changes: unknown) {
   const response = await applied(changes);
-  expect(response.status, response.text).toBe(200);
-  expect(response.json.state).toBe('Applied');
+  expect(response.response.status, JSON.stringify(response.error)).toBe(200);
+  expect(response.data!.state).toBe('Applied');
 }
 
 
@@ -113,7 +113,7 @@ describe('proposing checks each change when it is added', () => {
       });
     expect((await moveByToken('In review')).response.status).toBe(200);
     expectError(await moveByToken('Approved'), 403, 'NoAccessError');
-    expect((await moveTo(reviewer, id, 'Approved')).json.state).toBe('Approved');
+    expect((await moveTo(reviewer, id, 'Approved')).data!.state).toBe('Approved');
   });
 
   it('refuses an environment that does not require change requests with 409', async () => {
@@ -205,7 +205,7 @@ describe('editing a change', () => {
     const writer = await author(app);
     const flag = await newFlag('withdrawn');
     const request = await requestIn('In review', turnOn(flag), { by: writer, environment });
-    expect((await moveTo(first, request.id, 'Approved')).json.approvals).toHaveLength(1);
+    expect((await moveTo(first, request.id, 'Approved')).data!.approvals).toHaveLength(1);
     const edited = await ok(editChange(writer, request.id, request.features[0].changes[0].id, { feature: flag, action: 'updateEnabled', payload: { enabled: false } }), 200);
     expect(edited).toMatchObject({ state: 'In review', approvals: [] });
   });
@@ -239,7 +239,7 @@ describe('discarding a change', () => {
   it('is 409 once the request is applied', async () => {
     const writer = await author(app);
     const request = await requestIn('Approved', turnOn(await newFlag('discard-applied')), { by: writer, reviewer });
-    expect((await moveTo(reviewer, request.id, 'Applied')).status).toBe(200);
+    expect((await moveTo(reviewer, request.id, 'Applied')).response.status).toBe(200);
     const error = expectError(await discardChange(writer, request.id, request.features[0].changes[0].id), 409, 'ConflictError');
     expect(error.message).toContain('"Applied"');
   });
@@ -313,7 +313,7 @@ describe('every action is applied for real', () => {
     const flag = await newFlag('events');
     const request = await requestIn('Approved', [{ feature: flag, action: 'addStrategy', payload: { name: 'default' } }, turnOn(flag)], { reviewer });
     const since = await events.latestEventId();
-    expect((await moveTo(reviewer, request.id, 'Applied')).status).toBe(200);
+    expect((await moveTo(reviewer, request.id, 'Applied')).response.status).toBe(200);
     const written = await events.eventsSince(since);
     expect(written.map((e) => e.type)).toEqual(['feature-strategy-add', 'feature-environment-enabled', 'change-request-applied']);
     expect(written.slice(0, 2).every((e) => e.createdByUserId === reviewer.id)).toBe(true);

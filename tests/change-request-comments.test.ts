@@ -49,7 +49,7 @@ describe('commenting', () => {
 
   it('is allowed on an applied request too', async () => {
     const request = await requestIn('Approved', { feature: await newFlag('applied'), action: 'updateEnabled', payload: { enabled: true } }, { reviewer });
-    expect((await moveTo(reviewer, request.id, 'Applied')).status).toBe(200);
+    expect((await moveTo(reviewer, request.id, 'Applied')).response.status).toBe(200);
     expect((await comment(asViewer(), request.id, 'Shipped')).response.status).toBe(204);
     expect((await read(request.id)).comments).toMatchObject([{ text: 'Shipped' }]);
   });

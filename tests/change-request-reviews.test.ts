@@ -18,7 +18,7 @@ const { newFlag, newProject, flagEnvironment } = fixtures(() => app, unique);
 const events = eventReader(() => app);
 const { base, propose, moveTo, read, requestIn } = changeRequestCalls(() => app);
 
-const STATES = ['Draft', 'In review', 'Approved', 'Applied', 'Rejected', 'Cancelled', 'Scheduled'];
+const STATES = ['Draft', 'In review', 'Approved', 'Applied', 'Rejected', 'Cancelled', 'Scheduled'] as const;
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -42,17 +42,17 @@ describe('two required approvals', () => {
     const request = await requestIn('In review', turnOn(await newFlag('one-of-two')), { environment });
     expect(request.minApprovals).toBe(2);
     const approved = await moveTo(first, request.id, 'Approved');
-    expect(approved.status, approved.text).toBe(200);
-    expect(approved.json).toMatchObject({ state: 'In review', approvals: [{ createdBy: { id: first.id } }] });
+    expect(approved.response.status, JSON.stringify(approved.error)).toBe(200);
+    expect(approved.data!).toMatchObject({ state: 'In review', approvals: [{ createdBy: { id: first.id } }] });
   });
 
   it('the same approver approving again does not count twice', async () => {
     const request = await requestIn('In review', turnOn(await newFlag('twice')), { environment });
     await moveTo(first, request.id, 'Approved');
     const again = await moveTo(first, request.id, 'Approved');
-    expect(again.status, again.text).toBe(200);
-    expect(again.json.state).toBe('In review');
-    expect(again.json.approvals).toHaveLength(1);
+    expect(again.response.status, JSON.stringify(again.error)).toBe(200);
+    expect(again.data!.state).toBe('In review');
+    expect(again.data!.approvals).toHaveLength(1);
   });
 
   it('the same approver approving again records no second approval', async () => {
@@ -68,9 +68,9 @@ describe('two required approvals', () => {
     await moveTo(first, request.id, 'Approved');
     const since = await events.latestEventId();
     const approved = await moveTo(second, request.id, 'Approved');
-    expect(approved.status, approved.text).toBe(200);
-    expect(approved.json.state).toBe('Approved');
-    expect(approved.json.approvals.map((a: { createdBy: { id: number } }) => a.createdBy.id).sort()).toEqual([first.id, second.id].sort());
+    expect(approved.response.status, JSON.stringify(approved.error)).toBe(200);
+    expect(approved.data!.state).toBe('Approved');
+    expect(approved.data!.approvals.map((a: { createdBy: { id: number } }) => a.createdBy.id).sort()).toEqual([first.id, second.id].sort());
     expect((await events.eventsSince(since)).map((e) => e.type)).toEqual(['change-request-approval-added', 'change-request-approved']);
   });
 });
@@ -103,8 +103,8 @@ describe('rejection', () => {
     const request = await requestIn('In review', turnOn(await newFlag('rejected')));
     const since = await events.latestEventId();
     const rejected = await moveTo(reviewer, request.id, 'Rejected', { comment: 'Not during the freeze' });
-    expect(rejected.status, rejected.text).toBe(200);
-    expect(rejected.json).toMatchObject({ state: 'Rejected', rejections: [{ createdBy: { id: reviewer.id }, comment: 'Not during the freeze' }] });
+    expect(rejected.response.status, JSON.stringify(rejected.error)).toBe(200);
+    expect(rejected.data!).toMatchObject({ state: 'Rejected', rejections: [{ createdBy: { id: reviewer.id }, comment: 'Not during the freeze' }] });
     expect((await events.eventsSince(since)).map((e) => e.type)).toEqual(['change-request-rejected']);
   });
 
@@ -125,8 +125,8 @@ describe('cancellation', () => {
     const request = await requestIn('Draft', turnOn(await newFlag('discarded')), { by: writer });
     const since = await events.latestEventId();
     const cancelled = await moveTo(writer, request.id, 'Cancelled');
-    expect(cancelled.status, cancelled.text).toBe(200);
-    expect(cancelled.json.state).toBe('Cancelled');
+    expect(cancelled.response.status, JSON.stringify(cancelled.error)).toBe(200);
+    expect(cancelled.data!.state).toBe('Cancelled');
     expect((await events.eventsSince(since)).map((e) => e.type)).toEqual(['change-request-discarded']);
   });
 
@@ -135,8 +135,8 @@ describe('cancellation', () => {
     const request = await requestIn('In review', turnOn(await newFlag('cancelled')), { by: writer });
     const since = await events.latestEventId();
     const cancelled = await moveTo(writer, request.id, 'Cancelled');
-    expect(cancelled.status, cancelled.text).toBe(200);
-    expect(cancelled.json.state).toBe('Cancelled');
+    expect(cancelled.response.status, JSON.stringify(cancelled.error)).toBe(200);
+    expect(cancelled.data!.state).toBe('Cancelled');
     expect((await events.eventsSince(since)).map((e) => e.type)).toEqual(['change-request-cancelled']);
   });
 
@@ -190,14 +190,14 @@ describe('moves the current state does not allow', () => {
   it('sending an Applied request to review is 409 naming the state', async () => {
     const writer = await author(app);
     const request = await requestIn('Approved', turnOn(await newFlag('applied-review')), { by: writer, reviewer });
-    expect((await moveTo(reviewer, request.id, 'Applied')).status).toBe(200);
+    expect((await moveTo(reviewer, request.id, 'Applied')).response.status).toBe(200);
     const error = expectError(await moveTo(writer, request.id, 'In review'), 409, 'ConflictError');
     expect(error.message).toContain('"Applied"');
   });
 
   it('cancelling an Applied request is 409 naming the state', async () => {
     const request = await requestIn('Approved', turnOn(await newFlag('applied-cancel')), { reviewer });
-    expect((await moveTo(reviewer, request.id, 'Applied')).status).toBe(200);
+    expect((await moveTo(reviewer, request.id, 'Applied')).response.status).toBe(200);
     const error = expectError(await moveTo(reviewer, request.id, 'Cancelled'), 409, 'ConflictError');
     expect(error.message).toContain('"Applied"');
   });

@@ -54,8 +54,8 @@ describe('scheduling', () => {
     const at = inMs(3_600_000);
     const since = await events.latestEventId();
     const scheduled = await moveTo(reviewer, request.id, 'Scheduled', { scheduledAt: at });
-    expect(scheduled.status, scheduled.text).toBe(200);
-    expect(scheduled.json).toMatchObject({ state: 'Scheduled', schedule: { scheduledAt: at, status: 'pending' } });
+    expect(scheduled.response.status, JSON.stringify(scheduled.error)).toBe(200);
+    expect(scheduled.data!).toMatchObject({ state: 'Scheduled', schedule: { scheduledAt: at, status: 'pending' } });
     expect((await events.eventsSince(since)).map((e) => e.type)).toEqual(['change-request-scheduled']);
   });
 });
@@ -65,7 +65,7 @@ describe('when a scheduled request is due', () => {
     const flag = await newFlag('due');
     const request = await requestIn('Approved', turnOnChange(flag), { reviewer });
     const since = await events.latestEventId();
-    expect((await moveTo(reviewer, request.id, 'Scheduled', { scheduledAt: inMs(1000) })).status).toBe(200);
+    expect((await moveTo(reviewer, request.id, 'Scheduled', { scheduledAt: inMs(1000) })).response.status).toBe(200);
     expect((await settled(request.id)).state).toBe('Applied');
     expect((await flagEnvironment(flag, 'production')).enabled).toBe(true);
     expect((await events.eventsSince(since)).map((e) => e.type)).toEqual([
@@ -81,7 +81,7 @@ describe('when a scheduled request is due', () => {
   it('whose flag was archived meanwhile is suspended and applies nothing', async () => {
     const [other, flag] = [await newFlag('spared'), await newFlag('archived-meanwhile')];
     const request = await requestIn('Approved', [turnOnChange(other), turnOnChange(flag)], { reviewer });
-    expect((await moveTo(reviewer, request.id, 'Scheduled', { scheduledAt: inMs(2000) })).status).toBe(200);
+    expect((await moveTo(reviewer, request.id, 'Scheduled', { scheduledAt: inMs(2000) })).response.status).toBe(200);
     await archiveFlag('default', flag);
     const since = await events.latestEventId();
     const handled = await settled(request.id);
@@ -94,7 +94,7 @@ describe('when a scheduled request is due', () => {
     const flag = await newFlag('strategy-gone');
     const strategy = await addStrategy(flag, { name: 'default' }, 'production');
     const request = await requestIn('Approved', { feature: flag, action: 'deleteStrategy', payload: { id: strategy.id } }, { reviewer });
-    expect((await moveTo(reviewer, request.id, 'Scheduled', { scheduledAt: inMs(2000) })).status).toBe(200);
+    expect((await moveTo(reviewer, request.id, 'Scheduled', { scheduledAt: inMs(2000) })).response.status).toBe(200);
     await deleteStrategy(flag, strategy.id, 'production');
     expect(await settled(request.id)).toMatchObject({ state: 'Scheduled', schedule: { status: 'suspended' } });
   });
@@ -105,14 +105,14 @@ describe('cancelling a scheduled request', () => {
     const [cancelled, marker] = [await newFlag('cancelled'), await newFlag('marker')];
     const first = await requestIn('Approved', turnOnChange(cancelled), { reviewer });
     const second = await requestIn('Approved', turnOnChange(marker), { reviewer });
-    expect((await moveTo(reviewer, first.id, 'Scheduled', { scheduledAt: inMs(1000) })).status).toBe(200);
+    expect((await moveTo(reviewer, first.id, 'Scheduled', { scheduledAt: inMs(1000) })).response.status).toBe(200);
     const since = await events.latestEventId();
     const response = await moveTo(reviewer, first.id, 'Cancelled');
-    expect(response.status, response.text).toBe(200);
-    expect(response.json.state).toBe('Cancelled');
+    expect(response.response.status, JSON.stringify(response.error)).toBe(200);
+    expect(response.data!.state).toBe('Cancelled');
     expect((await events.eventsSince(since)).map((e) => e.type)).toEqual(['change-request-cancelled']);
     // A request due after the cancelled one was: once it is applied, the cancelled one's time has passed too.
-    expect((await moveTo(reviewer, second.id, 'Scheduled', { scheduledAt: inMs(1500) })).status).toBe(200);
+    expect((await moveTo(reviewer, second.id, 'Scheduled', { scheduledAt: inMs(1500) })).response.status).toBe(200);
     expect((await settled(second.id)).state).toBe('Applied');
     expect((await read(first.id)).state).toBe('Cancelled');
     expect((await flagEnvironment(cancelled, 'production')).enabled).toBe(false);

@@ -75,6 +75,7 @@ describe('GET /api/admin/metrics/rps from the service’s own counts', () => {
 
   it('does not count a path that no route answers, so that probes cannot grow the groups', async () => {
     const headers = { 'unleash-appname': 'usage-prober' };
+    // Raw: paths the contract does not have.
     await call(app, 'GET', '/api/admin-random-1', { headers });
     await call(app, 'GET', '/api/admin/no-such-path', { headers });
     await app.admin.GET('/api/client/features', { headers });

@@ -64,7 +64,7 @@ describe('applying', () => {
     // Adding the strategy waits for the flag's row.
     const release = await hold(sql`select 1 from features where name = ${flag} for update`);
     const scheduled = await moveTo(reviewer, request.id, 'Scheduled', { scheduledAt: new Date(Date.now() + 300).toISOString() });
-    expect(scheduled.status, scheduled.text).toBe(200);
+    expect(scheduled.response.status, JSON.stringify(scheduled.error)).toBe(200);
     await waitingFor(1);
     const applying = moveTo(reviewer, request.id, 'Applied');
     await waitingFor(2, applying);
@@ -91,8 +91,8 @@ describe('applying', () => {
     await waitingFor(2, applying);
     await release();
     const [scheduled, applied] = await Promise.all([scheduling, applying]);
-    expect(applied.status, applied.text).toBe(200);
-    if (scheduled.status !== 200) expectError(scheduled, 409, 'ConflictError');
+    expect(applied.response.status, JSON.stringify(applied.error)).toBe(200);
+    if (scheduled.response.status !== 200) expectError(scheduled, 409, 'ConflictError');
     expect((await read(request.id)).state).toBe('Applied');
     expect(await countOf(since, 'change-request-applied')).toBe(1);
   });

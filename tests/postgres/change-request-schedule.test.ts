@@ -28,7 +28,7 @@ describe('a request scheduled on one of two instances', () => {
     const request = await requestIn('Approved', { feature: flag, action: 'addStrategy', payload: { name: 'default' } }, { reviewer });
     const since = await events.latestEventId();
     const scheduled = await moveTo(reviewer, request.id, 'Scheduled', { scheduledAt: new Date(Date.now() + 1000).toISOString() });
-    expect(scheduled.status, scheduled.text).toBe(200);
+    expect(scheduled.response.status, JSON.stringify(scheduled.error)).toBe(200);
     await until(`request ${request.id} to be applied`, () => read(request.id), (r) => r.state === 'Applied', 10_000);
     const types = (await events.eventsSince(since)).map((e) => e.type);
     expect(types.filter((type) => type === 'change-request-applied')).toHaveLength(1);
@@ -43,7 +43,7 @@ describe('a request scheduled on one of two instances', () => {
     for (const flag of flags) requests.push(await requestIn('Approved', { feature: flag, action: 'addStrategy', payload: { name: 'default' } }, { reviewer }));
     const at = new Date(Date.now() + 1500).toISOString();
     const since = await events.latestEventId();
-    for (const request of requests) expect((await moveTo(reviewer, request.id, 'Scheduled', { scheduledAt: at })).status).toBe(200);
+    for (const request of requests) expect((await moveTo(reviewer, request.id, 'Scheduled', { scheduledAt: at })).response.status).toBe(200);
     for (const request of requests) await until(`request ${request.id} to be applied`, () => read(request.id), (r) => r.state === 'Applied', 10_000);
     const written = await events.eventsSince(since);
     expect(written.filter((e) => e.type === 'change-request-applied').map((e) => e.data?.id).sort()).toEqual(requests.map((r) => r.id).sort());

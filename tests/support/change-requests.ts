@@ -37,12 +37,6 @@ export const author = (app: TestApp) => userWithSession(app, 'Editor', 'author')
 export const asUser = (app: TestApp, user: TestUser, method: string, path: string, body?: unknown): Promise<RawResponse> =>
   call(app, method, path, { ...as(user), ...(body !== undefined && { body: body as object }) });
 
-/** A call as the user that must succeed; answers the JSON body. */
-export async function asUserJson(app: TestApp, user: TestUser, method: string, path: string, body?: unknown): Promise<any> {
-  const response = await asUser(app, user, method, path, body);
-  expect(response.status, `${method} ${path}: ${response.text}`).toBeLessThan(300);
-  return response.json;
-}
 
 /** A new environment (attached to every project, Editors working there) where the project requires `requiredApprovals` approvals. */
 export async function environmentRequiring(app: TestApp, project: string, name: string, requiredApprovals: number): Promise<string> {
@@ -52,14 +46,19 @@ export async function environmentRequiring(app: TestApp, project: string, name: 
 }
 
 type Reachable = 'Draft' | 'In review' | 'Approved';
+type UpdateChangeRequestState = components['schemas']['UpdateChangeRequestState'];
 
 /** Change-request calls in one project of the app `current()` returns (apps start in beforeAll, after this runs). */
 export function changeRequestCalls(current: () => TestApp, project = 'default') {
   const base = `/api/admin/projects/${project}`;
   const propose = (user: TestUser, changes: unknown, environment = 'production') =>
     asUser(current(), user, 'POST', `${base}/environments/${environment}/change-requests`, changes);
-  const moveTo = (user: TestUser, id: number, state: string, extra: object = {}) =>
-    asUser(current(), user, 'PUT', `${base}/change-requests/${id}/state`, { state, ...extra });
+  /** Moves the request to `state` as the user; the typed answer. */
+  const moveTo = (user: TestUser, changeRequestId: number, state: UpdateChangeRequestState['state'], extra: Omit<UpdateChangeRequestState, 'state'> = {}) =>
+    clientAs(current(), user).PUT('/api/admin/projects/{projectId}/change-requests/{changeRequestId}/state', {
+      params: { path: { projectId: project, changeRequestId } },
+      body: { state, ...extra },
+    });
   /** The request as the admin reads it. */
   const read = (changeRequestId: number): Promise<any> =>
     ok(current().admin.GET('/api/admin/projects/{projectId}/change-requests/{changeRequestId}', { params: { path: { projectId: project, changeRequestId } } }), 200);
@@ -77,8 +76,8 @@ export function changeRequestCalls(current: () => TestApp, project = 'default') 
     for (const [next, user] of steps.slice(0, ['Draft', 'In review', 'Approved'].indexOf(state))) {
       if (!user) throw new Error(`requestIn('${state}') needs a reviewer`);
       const moved = await moveTo(user, id, next);
-      expect(moved.status, moved.text).toBe(200);
-      expect(moved.json.state).toBe(next);
+      expect(moved.response.status, JSON.stringify(moved.error)).toBe(200);
+      expect(moved.data!.state).toBe(next);
     }
     return read(id);
   }
