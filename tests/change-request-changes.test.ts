@@ -13,7 +13,7 @@ let reviewer: TestUser;
 const unique = uniqueNames();
 const { newFlag, flagEnvironment, flagOf: feature, turnOn: switchOn, archiveFlag, addStrategy, deleteStrategy } = fixtures(() => app, unique);
 const events = eventReader(() => app);
-const { propose, moveTo, read, requestIn } = changeRequestCalls(() => app);
+const { propose, proposeRaw, moveTo, read, requestIn } = changeRequestCalls(() => app);
 
 const changeAt = (changeRequestId: number, changeId: number) => ({ params: { path: { projectId: 'default', changeRequestId, changeId } } });
 const changePath = '/api/admin/projects/{projectId}/change-requests/{changeRequestId}/changes/{changeId}' as const;
@@ -37,12 +37,12 @@ const addProductionStrategy = async (flag: string, body: components['schemas']['
   (await addStrategy(flag, body, 'production')).id;
 
 /** Proposes, approves and applies `changes`; answers the apply's raw response. */
-async function applied(changes: unknown) {
+async function applied(changes: components['schemas']['ChangeRequestChangesInput']) {
   const request = await requestIn('Approved', changes, { reviewer });
   return moveTo(reviewer, request.id, 'Applied');
 }
 
-async function expectApplied(changes: unknown) {
+async function expectApplied(changes: components['schemas']['ChangeRequestChangesInput']) {
   const response = await applied(changes);
   expect(response.response.status, JSON.stringify(response.error)).toBe(200);
   expect(response.data!.state).toBe('Applied');
@@ -70,7 +70,7 @@ describe('proposing checks each change when it is added', () => {
 
   it.each(badPayloads)('refuses a bad $action payload with 400 naming $place', async ({ action, payload, place }) => {
     const writer = await author(app);
-    const error = expectError(await propose(writer, { feature: await newFlag('bad'), action, payload }), 400, 'ValidationError');
+    const error = expectError(await proposeRaw(writer, { feature: await newFlag('bad'), action, payload }), 400, 'ValidationError');
     expect(error.message).toContain(place);
     const drafts = await ok(app.admin.GET('/api/admin/projects/{projectId}/change-requests', { params: { path: { projectId: 'default' }, query: { state: 'Draft' } } }), 200);
     expect(drafts.filter((r) => r.createdBy.id === writer.id)).toEqual([]);
@@ -91,7 +91,7 @@ describe('proposing checks each change when it is added', () => {
   it("refuses a user lacking the action's permission there with 403", async () => {
     const onOffOnly = await approver(app, 'default', 'production', ['UPDATE_FEATURE_ENVIRONMENT']);
     const flag = await newFlag('permission');
-    expect((await propose(onOffOnly, turnOn(flag))).status).toBe(200);
+    expect((await propose(onOffOnly, turnOn(flag))).response.status).toBe(200);
     const error = expectError(await propose(onOffOnly, { feature: flag, action: 'addStrategy', payload: { name: 'default' } }), 403, 'NoAccessError');
     expect(error.message).toContain('CREATE_FEATURE_STRATEGY');
   });
@@ -101,7 +101,7 @@ describe('proposing checks each change when it is added', () => {
     const second = await ok(proposeByToken(await newFlag('by-token')), 200);
     expect(second.id).toBe(first.id);
     expect(second.features).toHaveLength(2);
-    expect((await propose(await author(app), turnOn(await newFlag('by-user')))).json.id).not.toBe(first.id);
+    expect((await propose(await author(app), turnOn(await newFlag('by-user')))).data!.id).not.toBe(first.id);
   });
 
   it("leaves a token's request to be approved by a user: the token cannot approve it (403)", async () => {
@@ -129,15 +129,15 @@ describe('the draft', () => {
     const first = await propose(writer, turnOn(a));
     const since = await events.latestEventId();
     const second = await propose(writer, turnOn(b));
-    expect(second.json.id).toBe(first.json.id);
-    expect(second.json.features.map((f: { name: string }) => f.name)).toEqual([a, b]);
+    expect(second.data!.id).toBe(first.data!.id);
+    expect(second.data!.features.map((f: { name: string }) => f.name)).toEqual([a, b]);
     expect((await events.eventsSince(since)).map((e) => e.type)).toEqual(['change-added']);
   });
 
   it('is one per author: another author opens their own', async () => {
     const first = await propose(await author(app), turnOn(await newFlag('mine')));
     const second = await propose(await author(app), turnOn(await newFlag('yours')));
-    expect(second.json.id).not.toBe(first.json.id);
+    expect(second.data!.id).not.toBe(first.data!.id);
   });
 
   it('takes a title from its author', async () => {

@@ -81,17 +81,17 @@ describe('moving a flag a pending change request is about', () => {
   it('is refused naming the request, its project and state, and what to do', async () => {
     const flag = await newFlag('pending');
     const proposed = await propose(editor, [turnOnChange(flag)]);
-    expect(proposed.status, proposed.text).toBe(200);
+    expect(proposed.response.status, JSON.stringify(proposed.error)).toBe(200);
     const move = app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/changeProject', { params: { path: flagPath(flag) }, body: { newProjectId: await newProject('away') } });
     expect(await refusal(move)).toBe(
-      `The flag "${flag}" is in the change request ${proposed.json.id} of the project "default", which is "Draft": ` +
+      `The flag "${flag}" is in the change request ${proposed.data!.id} of the project "default", which is "Draft": ` +
         'apply, reject or cancel it (or discard its changes to the flag) before moving the flag.',
     );
   });
 
   it('into the project it is already in changes nothing and is allowed', async () => {
     const flag = await newFlag('staying');
-    expect((await propose(editor, [turnOnChange(flag)])).status).toBe(200);
+    expect((await propose(editor, [turnOnChange(flag)])).response.status).toBe(200);
     const stay = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/changeProject', { params: { path: flagPath(flag) }, body: { newProjectId: 'default' } });
     expect(stay.response.status).toBe(200);
   });

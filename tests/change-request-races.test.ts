@@ -17,7 +17,7 @@ const { newFlag, flagEnvironment } = fixtures(() => app, unique);
 const events = eventReader(() => app);
 const { base, propose, moveTo, read, requestIn } = changeRequestCalls(() => app);
 
-const addStrategy = (feature: string) => ({ feature, action: 'addStrategy', payload: { name: 'default' } });
+const addStrategy = (feature: string) => ({ feature, action: 'addStrategy' as const, payload: { name: 'default' } });
 
 /** Exactly one of the answers succeeded and every other is a 409 ConflictError; answers the one's index. */
 function oneWins(responses: (RawResponse | { response: Response; error?: unknown })[]): number {
@@ -151,9 +151,9 @@ describe('proposing', () => {
     const by = await author(app);
     const [flag, other] = [await newFlag('one-draft'), await newFlag('one-draft')];
     const responses = await Promise.all([propose(by, turnOnChange(flag)), propose(by, turnOnChange(other))]);
-    for (const response of responses) expect(response.status, response.text).toBe(200);
-    expect(responses[0]!.json.id).toBe(responses[1]!.json.id);
-    expect((await read(responses[0]!.json.id)).features.map((f: { name: string }) => f.name).sort()).toEqual([flag, other].sort());
+    for (const response of responses) expect(response.response.status, JSON.stringify(response.error)).toBe(200);
+    expect(responses[0]!.data!.id).toBe(responses[1]!.data!.id);
+    expect((await read(responses[0]!.data!.id)).features.map((f: { name: string }) => f.name).sort()).toEqual([flag, other].sort());
   });
 
   it('a change proposed while the draft is sent to review goes into that request before it is sent, or into a new draft', async () => {
@@ -163,9 +163,9 @@ describe('proposing', () => {
     const since = await events.latestEventId();
     const [sent, added] = await Promise.all([moveTo(by, request.id, 'In review'), propose(by, turnOnChange(other))]);
     expect(sent.response.status, JSON.stringify(sent.error)).toBe(200);
-    expect(added.status, added.text).toBe(200);
+    expect(added.response.status, JSON.stringify(added.error)).toBe(200);
     const types = await typesSince(since, request.id);
-    if (added.json.id === request.id) expect(types).toEqual(['change-added', 'change-request-sent-to-review']);
+    if (added.data!.id === request.id) expect(types).toEqual(['change-added', 'change-request-sent-to-review']);
     else expect(types).toEqual(['change-request-sent-to-review']);
   });
 });

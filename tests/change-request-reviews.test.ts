@@ -151,8 +151,8 @@ describe('cancellation', () => {
     const request = await requestIn('Draft', turnOn(await newFlag('before')), { by: writer });
     await moveTo(writer, request.id, 'Cancelled');
     const next = await propose(writer, turnOn(await newFlag('after')));
-    expect(next.status, next.text).toBe(200);
-    expect(next.json.id).not.toBe(request.id);
+    expect(next.response.status, JSON.stringify(next.error)).toBe(200);
+    expect(next.data!.id).not.toBe(request.id);
   });
 });
 

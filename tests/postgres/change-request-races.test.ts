@@ -80,7 +80,7 @@ describe('applying', () => {
   it('scheduling a request while it is applied leaves it applied, not scheduled to be applied again', async () => {
     const flag = await newFlag('schedule-and-apply');
     const strategy = (await addStrategy(flag, { name: 'default' }, 'production')).id;
-    const change = { feature: flag, action: 'updateStrategy', payload: { id: strategy, name: 'flexibleRollout', parameters: { rollout: 60 } } };
+    const change = { feature: flag, action: 'updateStrategy' as const, payload: { id: strategy, name: 'flexibleRollout', parameters: { rollout: 60 } } };
     const request = await requestIn('Approved', change, { reviewer });
     const since = await events.latestEventId();
     // Scheduling records the strategy as it is on the change's row, and waits for it.

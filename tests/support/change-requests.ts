@@ -47,11 +47,19 @@ export async function environmentRequiring(app: TestApp, project: string, name: 
 
 type Reachable = 'Draft' | 'In review' | 'Approved';
 type UpdateChangeRequestState = components['schemas']['UpdateChangeRequestState'];
+type ChangeRequestChangesInput = components['schemas']['ChangeRequestChangesInput'];
 
 /** Change-request calls in one project of the app `current()` returns (apps start in beforeAll, after this runs). */
 export function changeRequestCalls(current: () => TestApp, project = 'default') {
   const base = `/api/admin/projects/${project}`;
-  const propose = (user: TestUser, changes: unknown, environment = 'production') =>
+  /** Proposes the changes as the user in the environment; the typed answer. */
+  const propose = (user: TestUser, changes: ChangeRequestChangesInput, environment = 'production') =>
+    clientAs(current(), user).POST('/api/admin/projects/{projectId}/environments/{environment}/change-requests', {
+      params: { path: { projectId: project, environment } },
+      body: changes,
+    });
+  /** For changes the types forbid (unknown actions, payloads of the wrong shape): the raw answer. */
+  const proposeRaw = (user: TestUser, changes: unknown, environment = 'production') =>
     asUser(current(), user, 'POST', `${base}/environments/${environment}/change-requests`, changes);
   /** Moves the request to `state` as the user; the typed answer. */
   const moveTo = (user: TestUser, changeRequestId: number, state: UpdateChangeRequestState['state'], extra: Omit<UpdateChangeRequestState, 'state'> = {}) =>
@@ -67,11 +75,11 @@ export function changeRequestCalls(current: () => TestApp, project = 'default') 
    * Proposes `changes` as `by` (a new Editor unless given, so that the draft is a new one) and moves the request on
    * to `state`: sent to review by its author, approved by `reviewer`. Answers the request as it then is.
    */
-  async function requestIn(state: Reachable, changes: unknown, people: { by?: TestUser; reviewer?: TestUser; environment?: string } = {}): Promise<any> {
+  async function requestIn(state: Reachable, changes: ChangeRequestChangesInput, people: { by?: TestUser; reviewer?: TestUser; environment?: string } = {}): Promise<any> {
     const by = people.by ?? (await author(current()));
     const proposed = await propose(by, changes, people.environment);
-    expect(proposed.status, proposed.text).toBe(200);
-    const id = proposed.json.id as number;
+    expect(proposed.response.status, JSON.stringify(proposed.error)).toBe(200);
+    const id = proposed.data!.id;
     const steps: [Reachable, TestUser | undefined][] = [['In review', by], ['Approved', people.reviewer]];
     for (const [next, user] of steps.slice(0, ['Draft', 'In review', 'Approved'].indexOf(state))) {
       if (!user) throw new Error(`requestIn('${state}') needs a reviewer`);
@@ -82,5 +90,5 @@ export function changeRequestCalls(current: () => TestApp, project = 'default') 
     return read(id);
   }
 
-  return { base, propose, moveTo, read, requestIn };
+  return { base, propose, proposeRaw, moveTo, read, requestIn };
 }
