@@ -1,11 +1,11 @@
 // Change requests moved by several people at the same moment: each outcome is one that the same calls made one after
 // the other could have had. On PostgreSQL the calls' transactions truly run at once.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError, startTestApp, type RawResponse, type TestApp } from './support/app.js';
-import { approver, asUser, author, changeRequestCalls, environmentRequiring, requireChangeRequests } from './support/change-requests.js';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
+import { approver, author, changeRequestCalls, environmentRequiring, requireChangeRequests } from './support/change-requests.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { fixtures, turnOnChange } from './support/fixtures.js';
-import type { TestUser } from './support/users.js';
+import { clientAs, type TestUser } from './support/users.js';
 
 let app: TestApp;
 let reviewer: TestUser;
@@ -15,16 +15,14 @@ let twoApprovals: string;
 const unique = uniqueNames();
 const { newFlag, flagEnvironment } = fixtures(() => app, unique);
 const events = eventReader(() => app);
-const { base, propose, moveTo, read, requestIn } = changeRequestCalls(() => app);
+const { propose, moveTo, read, requestIn } = changeRequestCalls(() => app);
 
 const addStrategy = (feature: string) => ({ feature, action: 'addStrategy' as const, payload: { name: 'default' } });
 
 /** Exactly one of the answers succeeded and every other is a 409 ConflictError; answers the one's index. */
-function oneWins(responses: (RawResponse | { response: Response; error?: unknown })[]): number {
-  const statusOf = (r: (typeof responses)[number]) => ('status' in r ? r.status : r.response.status);
-  const shown = (r: (typeof responses)[number]) => ('text' in r ? r.text : JSON.stringify(r.error));
-  const winners = responses.flatMap((r, i) => (statusOf(r) < 300 ? [i] : []));
-  expect(winners, responses.map((r) => `${statusOf(r)} ${shown(r)}`).join('\n')).toHaveLength(1);
+function oneWins(responses: { response: Response; error?: unknown }[]): number {
+  const winners = responses.flatMap((r, i) => (r.response.status < 300 ? [i] : []));
+  expect(winners, responses.map((r) => `${r.response.status} ${JSON.stringify(r.error)}`).join('\n')).toHaveLength(1);
   responses.filter((_, i) => i !== winners[0]).forEach((r) => expectError(r, 409, 'ConflictError'));
   return winners[0]!;
 }
@@ -118,15 +116,18 @@ describe('reviewing', () => {
     const by = await author(app);
     const flag = await newFlag('edit-or-approve');
     const request = await requestIn('In review', turnOnChange(flag), { by });
-    const change = `${base}/change-requests/${request.id}/changes/${request.features[0].changes[0].id}`;
+    const change = { projectId: 'default', changeRequestId: request.id, changeId: request.features[0].changes[0].id };
     const since = await events.latestEventId();
     const [edited, approved] = await Promise.all([
-      asUser(app, by, 'PUT', change, { feature: flag, action: 'updateEnabled', payload: { enabled: false } }),
+      clientAs(app, by).PUT('/api/admin/projects/{projectId}/change-requests/{changeRequestId}/changes/{changeId}', {
+        params: { path: change },
+        body: { feature: flag, action: 'updateEnabled', payload: { enabled: false } },
+      }),
       moveTo(reviewer, request.id, 'Approved'),
     ]);
     expect(approved.response.status, JSON.stringify(approved.error)).toBe(200);
     const types = await typesSince(since, request.id);
-    if (edited.status === 200) expect(types.indexOf('change-edited')).toBeLessThan(types.indexOf('change-request-approval-added'));
+    if (edited.response.status === 200) expect(types.indexOf('change-edited')).toBeLessThan(types.indexOf('change-request-approval-added'));
     else expectError(edited, 409, 'ConflictError');
     expect(await read(request.id)).toMatchObject({ state: 'Approved', approvals: [{ createdBy: { id: reviewer.id } }] });
   });
@@ -136,12 +137,15 @@ describe('reviewing', () => {
     const request = await requestIn('In review', turnOnChange(await newFlag('rename-or-approve')), { by });
     const since = await events.latestEventId();
     const [renamed, approved] = await Promise.all([
-      asUser(app, by, 'PUT', `${base}/change-requests/${request.id}/title`, { title: 'Renamed' }),
+      clientAs(app, by).PUT('/api/admin/projects/{projectId}/change-requests/{changeRequestId}/title', {
+        params: { path: { projectId: 'default', changeRequestId: request.id } },
+        body: { title: 'Renamed' },
+      }),
       moveTo(reviewer, request.id, 'Approved'),
     ]);
     expect(approved.response.status, JSON.stringify(approved.error)).toBe(200);
     const approvedEvent = (await events.eventsSince(since)).find((e) => e.type === 'change-request-approved' && e.data?.id === request.id);
-    if (renamed.status === 204) expect(approvedEvent?.data?.title).toBe('Renamed');
+    if (renamed.response.status === 204) expect(approvedEvent?.data?.title).toBe('Renamed');
     else expectError(renamed, 409, 'ConflictError');
   });
 });
