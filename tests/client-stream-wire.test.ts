@@ -1,8 +1,8 @@
 // GET /api/client/delta and GET /api/client/streaming on the wire, through plain HTTP: what an SDK's delta polling and
 // streaming modes receive (the real SDK in those modes is tests/real-sdk-streaming.test.ts).
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { appWithClientTokens, fixtures, flagPath, newApiToken, until } from './support/fixtures.js';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
+import { appWithClientTokens, fixtures, flagPath, newApiToken, scrapeOf, until } from './support/fixtures.js';
 import { clientFeatureOn, clientFeaturesOn, hydratedDelta } from './support/client-api.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { eventsOf, openRawStream, openStream, type EventStream } from './support/sse.js';
@@ -60,8 +60,7 @@ async function stream(token: string, headers: Record<string, string> = {}, on: T
 
 /** The `client_streams_open` gauge of an app. */
 async function openStreamsOn(on: TestApp): Promise<number> {
-  const scraped = await call(on, 'GET', '/internal-backstage/prometheus', { token: null });
-  return Number(/^client_streams_open (\d+)$/m.exec(scraped.text)?.[1]);
+  return Number(/^client_streams_open (\d+)$/m.exec((await scrapeOf(on)).text)?.[1]);
 }
 
 beforeAll(async () => {

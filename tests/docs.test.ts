@@ -11,6 +11,7 @@ beforeAll(async () => {
   app = await startTestApp();
 });
 
+// Raw call(): the contract's documents and the explorer's pages are served beside the API, not operations of it.
 const externalReference = /(?:src|href)\s*=\s*["']?(?:https?:)?\/\/(?!127\.0\.0\.1|localhost)/i;
 
 describe('the contract and the explorer', () => {

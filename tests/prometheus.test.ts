@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestApp, type TestApp } from './support/app.js';
+import { startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
-import { fixtures, until } from './support/fixtures.js';
+import { fixtures, scrapeOf, until } from './support/fixtures.js';
 
 let app: TestApp;
 
@@ -31,10 +31,8 @@ const { createFlag, archiveFlag } = fixtures(() => app, uniqueNames());
 /** A poll of the client API with the admin token and these headers. */
 const pollAsAdmin = (headers: Record<string, string> = {}, on = app) => on.admin.GET('/api/client/features', { headers });
 
-/** Raw: the scrape endpoint is not an operation of the contract. */
 async function scrape(on = app) {
-  const response = await call(on, 'GET', '/internal-backstage/prometheus', { token: null });
-  expect(response.status).toBe(200);
+  const response = await scrapeOf(on);
   return { response, samples: parse(response.text) };
 }
 

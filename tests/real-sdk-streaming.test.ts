@@ -3,7 +3,7 @@ import { InMemStorageProvider, Unleash, UnleashEvents } from 'unleash-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
-import { envPath, fixtures, newApiToken, ok, rollout, seen } from './support/fixtures.js';
+import { envPath, fixtures, newApiToken, ok, rollout, scrapeOf, seen } from './support/fixtures.js';
 
 type Mode = { type: 'streaming' } | { type: 'polling'; format: 'delta' };
 
@@ -56,7 +56,7 @@ describe.each<[string, Mode]>([
   afterAll(() => sdk?.destroy());
 
   it(mode.type === 'streaming' ? 'holds a stream open' : 'polls the delta endpoint, holding no stream', async () => {
-    const scraped = await fetch(`${app.url}/internal-backstage/prometheus`).then((r) => r.text());
+    const scraped = (await scrapeOf(app)).text;
     expect(/^client_streams_open (\d+)$/m.exec(scraped)?.[1]).toBe(mode.type === 'streaming' ? '1' : '0');
     if (mode.type === 'polling') expect(scraped).toMatch(/http_request_duration_milliseconds_count\{[^}]*path="\/api\/client\/delta"/);
   });

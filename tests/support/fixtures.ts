@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import * as t from '../../db/schema.js';
 import type { components } from '../../generated/api.js';
-import { startTestApp, type TestApp } from './app.js';
+import { call, startTestApp, type RawResponse, type TestApp } from './app.js';
 import { metrics, registration } from './sdk-reports.js';
 import { createFlagAs, type TestUser } from './users.js';
 
@@ -76,6 +76,13 @@ export async function ok<R extends { data?: unknown; error?: unknown; response: 
   if (status === undefined) expect(response.status, failure).toBeLessThan(300);
   else expect(response.status, failure).toBe(status);
   return data as NonNullable<R['data']>;
+}
+
+/** The app's Prometheus scrape, without a credential, which must answer 200. Raw: the scrape is not an operation of the contract. */
+export async function scrapeOf(app: TestApp): Promise<RawResponse> {
+  const response = await call(app, 'GET', '/internal-backstage/prometheus', { token: null });
+  expect(response.status, response.text).toBe(200);
+  return response;
 }
 
 /** Polls the client API `times` at once as the application `appName` (with the admin token). */

@@ -53,6 +53,7 @@ export function recordedSessions(current: () => TestApp, unique: (prefix: string
   /** Each personal access token secret, with the one answer allowed to show it: the one that created it. */
   const patSecrets = new Map<string, Answer>();
 
+  // Raw: every answer's text is kept as sent, refused ones too, to show that none holds a secret.
   async function send(target: TestApp, method: string, path: string, options: CallOptions = {}): Promise<RawResponse> {
     const response = await call(target, method, path, options);
     const answer = { request: `${method} ${path}`, text: response.text };
