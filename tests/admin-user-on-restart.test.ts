@@ -31,7 +31,8 @@ async function start(): Promise<TestApp> {
 
 const usernames = async (app: TestApp) => (await app.admin.GET('/api/admin/user-admin')).data!.users.map((u) => u.username);
 
-describe('a start on a database that has users', () => {
+// Two whole starts; on PGlite the first migrates a new data folder: up to a minute while the suite shares the cores.
+describe('a start on a database that has users', { timeout: 90_000 }, () => {
   it('creates no admin user and shows no password, even when the admin user was deleted', async () => {
     const first = await start();
     expect(first.createdAdminPassword).toBeDefined();
