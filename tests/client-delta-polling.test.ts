@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from './support/app.js';
 import { hydratedDelta, type DeltaQuery } from './support/client-api.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { fixtures, newApiToken } from './support/fixtures.js';
+import { clientAs, userWithSession } from './support/users.js';
 
 let app: TestApp;
 let token: string;
@@ -132,5 +133,17 @@ describe('a flag a filtered poll no longer gets', () => {
 
     expect((await poll(leftEtag, { project: [from] })).events).toMatchObject([{ type: 'feature-removed', featureName: flag, project: from }]);
     expect((await poll(joinedEtag, { project: [to] })).events).toMatchObject([{ type: 'feature-updated', feature: { name: flag, project: to } }]);
+  });
+});
+
+describe('a change that names a flag but changes nothing SDKs get', () => {
+  it('brings a delta poll nothing: a user marking the flag a favourite leaves it at 304', async () => {
+    const flag = await newFlag('favourite');
+    const etag = await hydrated();
+    const user = await userWithSession(app, 'Editor', 'fan');
+    const favourite = await clientAs(app, user).POST('/api/admin/projects/{projectId}/features/{featureName}/favorites', { params: { path: { projectId: 'default', featureName: flag } } });
+    expect(favourite.response.status).toBe(200);
+
+    expect((await poll(etag)).status).toBe(304);
   });
 });
