@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { components, ServiceClient } from '../client/index.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { eventReader } from './support/events.js';
-import { newApiToken } from './support/fixtures.js';
+import { idParams, newApiToken } from './support/fixtures.js';
 import { clientAs, userWithSession } from './support/users.js';
 
 type UpsertAddon = components['schemas']['UpsertAddon'];
@@ -23,11 +23,10 @@ beforeAll(async () => {
   app = await startTestApp();
 });
 
-const addonPath = (id: number) => ({ params: { path: { id } } });
 /** POST /api/addons: the interface's route to create an integration. */
 const postAddon = (body: UpsertAddon, client: ServiceClient = app.admin) => client.POST('/api/addons', { body });
-const updateAddon = (id: number, body: UpsertAddon, client: ServiceClient = app.admin) => client.POST('/api/addons/{id}', { ...addonPath(id), body });
-const readAddon = (id: number) => app.admin.GET('/api/admin/addons/{id}', addonPath(id));
+const updateAddon = (id: number, body: UpsertAddon, client: ServiceClient = app.admin) => client.POST('/api/addons/{id}', { ...idParams(id), body });
+const readAddon = (id: number) => app.admin.GET('/api/admin/addons/{id}', idParams(id));
 
 /** An integration created as the admin; answers it as the answer shows it. */
 async function createAddon(body: UpsertAddon = auditWebhook()) {
@@ -158,7 +157,7 @@ describe('updating', () => {
     const viaInterface = await updateAddon(created.id, { ...auditWebhook(), description: 'First', parameters: { url: '*****' } });
     expect(viaInterface.response.status).toBe(200);
     expect(viaInterface.data).toMatchObject({ id: created.id, description: 'First', parameters: { url: '*****' } });
-    const viaUnleash = await app.admin.PUT('/api/admin/addons/{id}', { ...addonPath(created.id), body: { ...auditWebhook(), description: 'Second', parameters: { url: '*****' } } });
+    const viaUnleash = await app.admin.PUT('/api/admin/addons/{id}', { ...idParams(created.id), body: { ...auditWebhook(), description: 'Second', parameters: { url: '*****' } } });
     expect(viaUnleash.response.status).toBe(200);
     expect((await readAddon(created.id)).data!.description).toBe('Second');
   });
@@ -180,7 +179,7 @@ describe('updating', () => {
 
   it('answers 404 for an unknown id', async () => {
     expectError(await updateAddon(987654, auditWebhook()), 404, 'NotFoundError');
-    expectError(await app.admin.PUT('/api/admin/addons/{id}', { ...addonPath(987654), body: auditWebhook() }), 404, 'NotFoundError');
+    expectError(await app.admin.PUT('/api/admin/addons/{id}', { ...idParams(987654), body: auditWebhook() }), 404, 'NotFoundError');
   });
 
   it('records addon-config-updated with data and preData, without parameters', async () => {
@@ -198,7 +197,7 @@ describe('deleting', () => {
   it('answers 200, records addon-config-deleted, and the integration is gone', async () => {
     const created = await createAddon();
     const since = await latestEventId();
-    expect((await app.admin.DELETE('/api/admin/addons/{id}', addonPath(created.id))).response.status).toBe(200);
+    expect((await app.admin.DELETE('/api/admin/addons/{id}', idParams(created.id))).response.status).toBe(200);
     const [event] = await eventsSince(since);
     expect(event).toMatchObject({ type: 'addon-config-deleted', preData: { id: created.id } });
     expect(event!.preData).not.toHaveProperty('parameters');
@@ -206,7 +205,7 @@ describe('deleting', () => {
   });
 
   it('answers 404 for an unknown id', async () => {
-    expectError(await app.admin.DELETE('/api/admin/addons/{id}', addonPath(987654)), 404, 'NotFoundError');
+    expectError(await app.admin.DELETE('/api/admin/addons/{id}', idParams(987654)), 404, 'NotFoundError');
   });
 });
 
@@ -217,9 +216,9 @@ describe('permissions', () => {
     expect((await viewer.GET('/api/admin/addons')).response.status).toBe(200);
     expectError(await postAddon(auditWebhook(), viewer), 403, 'NoAccessError');
     expectError(await updateAddon(created.id, auditWebhook(), viewer), 403, 'NoAccessError');
-    expectError(await viewer.PUT('/api/admin/addons/{id}', { ...addonPath(created.id), body: auditWebhook() }), 403, 'NoAccessError');
-    expectError(await viewer.DELETE('/api/admin/addons/{id}', addonPath(created.id)), 403, 'NoAccessError');
-    expectError(await viewer.GET('/api/admin/addons/{id}/events', addonPath(created.id)), 403, 'NoAccessError');
+    expectError(await viewer.PUT('/api/admin/addons/{id}', { ...idParams(created.id), body: auditWebhook() }), 403, 'NoAccessError');
+    expectError(await viewer.DELETE('/api/admin/addons/{id}', idParams(created.id)), 403, 'NoAccessError');
+    expectError(await viewer.GET('/api/admin/addons/{id}/events', idParams(created.id)), 403, 'NoAccessError');
   });
 
   it('a client token may not list or create integrations', async () => {

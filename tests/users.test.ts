@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../db/schema.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { eventReader, uniqueNames } from './support/events.js';
-import { fixtures, newApiToken } from './support/fixtures.js';
+import { fixtures, idParams, newApiToken } from './support/fixtures.js';
 import { as, clientAs, login, newcomer, sessionOf, setProjectRoles, USER_PASSWORD, userWithSession, type TestUser } from './support/users.js';
 
 type User = components['schemas']['User'];
@@ -48,10 +48,9 @@ async function createUser(fields: Partial<CreateUser> = {}): Promise<User> {
   return data!;
 }
 
-const userPath = (id: number) => ({ params: { path: { id } } });
 
 async function getUser(id: number): Promise<User> {
-  const { data, error, response } = await app.admin.GET('/api/admin/user-admin/{id}', userPath(id));
+  const { data, error, response } = await app.admin.GET('/api/admin/user-admin/{id}', idParams(id));
   expect(response.status, JSON.stringify(error)).toBe(200);
   return data!;
 }
@@ -62,9 +61,9 @@ async function listUsers() {
   return data!;
 }
 
-const updateUser = (id: number, body: UpdateUser, client: ServiceClient = app.admin) => client.PUT('/api/admin/user-admin/{id}', { ...userPath(id), body });
-const deleteUser = (id: number, client: ServiceClient = app.admin) => client.DELETE('/api/admin/user-admin/{id}', userPath(id));
-const setPassword = (id: number, password: string) => app.admin.POST('/api/admin/user-admin/{id}/change-password', { ...userPath(id), body: { password } });
+const updateUser = (id: number, body: UpdateUser, client: ServiceClient = app.admin) => client.PUT('/api/admin/user-admin/{id}', { ...idParams(id), body });
+const deleteUser = (id: number, client: ServiceClient = app.admin) => client.DELETE('/api/admin/user-admin/{id}', idParams(id));
+const setPassword = (id: number, password: string) => app.admin.POST('/api/admin/user-admin/{id}/change-password', { ...idParams(id), body: { password } });
 /** For bodies the types forbid. */
 const updateUserRaw = (id: number, body: unknown, contentType?: string) =>
   call(app, 'PUT', `/api/admin/user-admin/${id}`, { body: body as object, ...(contentType && { contentType }) });
@@ -321,7 +320,7 @@ describe('reading users', () => {
   });
 
   it('answers 404 for an unknown id', async () => {
-    expect(expectError(await app.admin.GET('/api/admin/user-admin/{id}', userPath(999999)), 404, 'NotFoundError').message).toContain('999999');
+    expect(expectError(await app.admin.GET('/api/admin/user-admin/{id}', idParams(999999)), 404, 'NotFoundError').message).toContain('999999');
   });
 
   it.each(['abc', '0', '-1', '1.5', '99999999999'])('answers 400 for the id %s', async (id) => {
@@ -503,7 +502,7 @@ describe('deleting a user', () => {
     expect(events.map((e) => [e.type, e.createdBy, e.createdByUserId])).toEqual([['user-deleted', 'admin', -42]]);
     expect(events[0]!.preData).toEqual({ id: user.id, name: user.name, username: user.username, email: user.email, rootRole: VIEWER });
     expect(events[0]!.data).toBeNull();
-    expectError(await app.admin.GET('/api/admin/user-admin/{id}', userPath(user.id)), 404, 'NotFoundError');
+    expectError(await app.admin.GET('/api/admin/user-admin/{id}', idParams(user.id)), 404, 'NotFoundError');
     expect((await listUsers()).users.map((u) => u.id)).not.toContain(user.id);
     expectError(await deleteUser(user.id), 404, 'NotFoundError');
   });
@@ -527,7 +526,7 @@ describe('deleting a user', () => {
     expect(group.response.status, JSON.stringify(group.error)).toBe(201);
     const deleted = await deleteUser(user.id);
     expect(deleted.response.status, JSON.stringify(deleted.error)).toBe(200);
-    expectError(await app.admin.GET('/api/admin/user-admin/{id}', userPath(user.id)), 404, 'NotFoundError');
+    expectError(await app.admin.GET('/api/admin/user-admin/{id}', idParams(user.id)), 404, 'NotFoundError');
   });
 
   it('frees the email and username for a new user', async () => {
@@ -758,10 +757,10 @@ describe('user administration needs the ADMIN permission', () => {
   const operations: [string, string, (client: ServiceClient, id: number) => Promise<Parameters<typeof expectError>[0]>][] = [
     ['GET', '/api/admin/user-admin', (client) => client.GET('/api/admin/user-admin')],
     ['POST', '/api/admin/user-admin', (client) => postUser(person(), client)],
-    ['GET', '/api/admin/user-admin/{id}', (client, id) => client.GET('/api/admin/user-admin/{id}', userPath(id))],
+    ['GET', '/api/admin/user-admin/{id}', (client, id) => client.GET('/api/admin/user-admin/{id}', idParams(id))],
     ['PUT', '/api/admin/user-admin/{id}', (client, id) => updateUser(id, { rootRole: 'Admin' }, client)],
     ['DELETE', '/api/admin/user-admin/{id}', (client, id) => deleteUser(id, client)],
-    ['POST', '/api/admin/user-admin/{id}/change-password', (client, id) => client.POST('/api/admin/user-admin/{id}/change-password', { ...userPath(id), body: { password: NEW_PASSWORD } })],
+    ['POST', '/api/admin/user-admin/{id}/change-password', (client, id) => client.POST('/api/admin/user-admin/{id}/change-password', { ...idParams(id), body: { password: NEW_PASSWORD } })],
   ];
 
   describe.each(['Viewer', 'Editor'])('a %s session', (rootRole) => {

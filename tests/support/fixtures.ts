@@ -24,6 +24,9 @@ const asTag = (tag: string) => {
 /** The typed client's `params` of an operation on a project. */
 export const inProject = (projectId: string) => ({ params: { path: { projectId } } });
 
+/** The typed client's `params` of an operation on a thing named by its numeric `id` (a user, an integration). */
+export const idParams = (id: number) => ({ params: { path: { id } } });
+
 /** A flag's path parameters, for the typed client's `params: { path }`. */
 export const flagPath = (featureName: string, projectId = 'default') => ({ projectId, featureName });
 
