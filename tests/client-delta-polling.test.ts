@@ -100,6 +100,16 @@ describe('the events since a revision', () => {
     const { events } = await poll(etag);
     expect(events).toMatchObject([{ type: 'hydration', eventId: await latestEventId() }]);
   });
+
+  it('hydrate with the segments the flags use listed apart, one just put to use too', async () => {
+    const flag = await newFlag('segmented');
+    const etag = await hydrated();
+    const segment = await createSegment();
+    await addStrategy(flag, { name: 'default', segments: [segment.id] });
+
+    const [hydration] = (await poll(etag)).events;
+    expect(hydration?.segments?.map((s) => s.id)).toContain(segment.id);
+  });
 });
 
 describe('a flag a filtered poll no longer gets', () => {
