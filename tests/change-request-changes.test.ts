@@ -160,7 +160,7 @@ describe('editing a change', () => {
     const writer = await author(app);
     const flag = await newFlag('edited');
     const request = await requestIn('Draft', turnOn(flag), { by: writer });
-    const changeId = request.features[0].changes[0].id;
+    const changeId = request.features[0]!.changes[0]!.id;
     const since = await events.latestEventId();
     const edited = await ok(editChange(writer, request.id, changeId, { feature: flag, action: 'addStrategy', payload: { name: 'default' } }), 200);
     expect(edited.features).toMatchObject([{ name: flag, changes: [{ id: changeId, action: 'addStrategy', payload: { name: 'default' } }] }]);
@@ -171,23 +171,23 @@ describe('editing a change', () => {
     const writer = await author(app);
     const flag = await newFlag('edited-badly');
     const request = await requestIn('Draft', turnOn(flag), { by: writer });
-    const error = expectError(await editChange(writer, request.id, request.features[0].changes[0].id, { feature: flag, action: 'updateEnabled', payload: {} }), 400, 'ValidationError');
+    const error = expectError(await editChange(writer, request.id, request.features[0]!.changes[0]!.id, { feature: flag, action: 'updateEnabled', payload: {} }), 400, 'ValidationError');
     expect(error.message).toContain('body.payload.enabled');
   });
 
   it('is for the author only (403)', async () => {
     const flag = await newFlag('edit-others');
     const request = await requestIn('Draft', turnOn(flag));
-    const change = request.features[0].changes[0];
+    const change = request.features[0]!.changes[0]!;
     expectError(await editChange(await author(app), request.id, change.id, { feature: flag, action: 'updateEnabled', payload: { enabled: false } }), 403, 'NoAccessError');
-    expect((await read(request.id)).features[0].changes[0].payload).toEqual({ enabled: true });
+    expect((await read(request.id)).features[0]!.changes[0]!.payload).toEqual({ enabled: true });
   });
 
   it('is allowed while the request is in review', async () => {
     const writer = await author(app);
     const flag = await newFlag('edit-in-review');
     const request = await requestIn('In review', turnOn(flag), { by: writer });
-    const edited = await ok(editChange(writer, request.id, request.features[0].changes[0].id, { feature: flag, action: 'updateEnabled', payload: { enabled: false } }), 200);
+    const edited = await ok(editChange(writer, request.id, request.features[0]!.changes[0]!.id, { feature: flag, action: 'updateEnabled', payload: { enabled: false } }), 200);
     expect(edited.state).toBe('In review');
   });
 
@@ -195,7 +195,7 @@ describe('editing a change', () => {
     const writer = await author(app);
     const flag = await newFlag('edit-approved');
     const request = await requestIn('Approved', turnOn(flag), { by: writer, reviewer });
-    const error = expectError(await editChange(writer, request.id, request.features[0].changes[0].id, { feature: flag, action: 'updateEnabled', payload: { enabled: false } }), 409, 'ConflictError');
+    const error = expectError(await editChange(writer, request.id, request.features[0]!.changes[0]!.id, { feature: flag, action: 'updateEnabled', payload: { enabled: false } }), 409, 'ConflictError');
     expect(error.message).toContain('"Approved"');
   });
 
@@ -206,7 +206,7 @@ describe('editing a change', () => {
     const flag = await newFlag('withdrawn');
     const request = await requestIn('In review', turnOn(flag), { by: writer, environment });
     expect((await moveTo(first, request.id, 'Approved')).data!.approvals).toHaveLength(1);
-    const edited = await ok(editChange(writer, request.id, request.features[0].changes[0].id, { feature: flag, action: 'updateEnabled', payload: { enabled: false } }), 200);
+    const edited = await ok(editChange(writer, request.id, request.features[0]!.changes[0]!.id, { feature: flag, action: 'updateEnabled', payload: { enabled: false } }), 200);
     expect(edited).toMatchObject({ state: 'In review', approvals: [] });
   });
 
@@ -214,7 +214,7 @@ describe('editing a change', () => {
     const writer = await author(app);
     const mine = await requestIn('Draft', turnOn(await newFlag('mine')), { by: writer });
     const theirs = await requestIn('Draft', turnOn(await newFlag('theirs')));
-    expectError(await discardChange(writer, mine.id, theirs.features[0].changes[0].id), 404, 'NotFoundError');
+    expectError(await discardChange(writer, mine.id, theirs.features[0]!.changes[0]!.id), 404, 'NotFoundError');
   });
 });
 
@@ -224,7 +224,7 @@ describe('discarding a change', () => {
     const [kept, dropped] = [await newFlag('kept'), await newFlag('dropped')];
     const request = await requestIn('Draft', [turnOn(kept), turnOn(dropped)], { by: writer });
     const since = await events.latestEventId();
-    const discarded = await discardChange(writer, request.id, request.features[1].changes[0].id);
+    const discarded = await discardChange(writer, request.id, request.features[1]!.changes[0]!.id);
     expect(discarded.response.status, JSON.stringify(discarded.error)).toBe(204);
     expect((await read(request.id)).features.map((f: { name: string }) => f.name)).toEqual([kept]);
     expect((await events.eventsSince(since)).map((e) => e.type)).toEqual(['change-discarded']);
@@ -232,7 +232,7 @@ describe('discarding a change', () => {
 
   it('is for the author only (403)', async () => {
     const request = await requestIn('Draft', turnOn(await newFlag('discard-others')));
-    expectError(await discardChange(await author(app), request.id, request.features[0].changes[0].id), 403, 'NoAccessError');
+    expectError(await discardChange(await author(app), request.id, request.features[0]!.changes[0]!.id), 403, 'NoAccessError');
     expect((await read(request.id)).features).toHaveLength(1);
   });
 
@@ -240,7 +240,7 @@ describe('discarding a change', () => {
     const writer = await author(app);
     const request = await requestIn('Approved', turnOn(await newFlag('discard-applied')), { by: writer, reviewer });
     expect((await moveTo(reviewer, request.id, 'Applied')).response.status).toBe(200);
-    const error = expectError(await discardChange(writer, request.id, request.features[0].changes[0].id), 409, 'ConflictError');
+    const error = expectError(await discardChange(writer, request.id, request.features[0]!.changes[0]!.id), 409, 'ConflictError');
     expect(error.message).toContain('"Applied"');
   });
 });
@@ -328,7 +328,7 @@ describe('an apply that no longer fits the flag', () => {
     await deleteStrategy(flag, id, 'production');
     const since = await events.latestEventId();
     const error = expectError(await moveTo(reviewer, request.id, 'Applied'), 409, 'ConflictError');
-    const failing = request.features[1].changes[0].id;
+    const failing = request.features[1]!.changes[0]!.id;
     expect(error.message).toContain(`Change ${failing}`);
     expect(error.message).toContain(flag);
     expect((await flagEnvironment(other, 'production')).enabled).toBe(false);
@@ -341,7 +341,7 @@ describe('an apply that no longer fits the flag', () => {
     const request = await requestIn('Approved', [{ feature: other, action: 'addStrategy', payload: { name: 'default' } }, turnOn(flag)], { reviewer });
     await archiveFlag('default', flag);
     const error = expectError(await moveTo(reviewer, request.id, 'Applied'), 409, 'ConflictError');
-    expect(error.message).toContain(`Change ${request.features[1].changes[0].id}`);
+    expect(error.message).toContain(`Change ${request.features[1]!.changes[0]!.id}`);
     expect(error.message).toContain(flag);
     expect((await flagEnvironment(other, 'production')).strategies).toEqual([]);
     expect((await read(request.id)).state).toBe('Approved');

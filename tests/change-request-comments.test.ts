@@ -44,7 +44,7 @@ describe('commenting', () => {
       { id: expect.any(Number), text: 'First question', createdBy: { id: viewer.id, username: expect.any(String) } },
       { text: 'Second question', createdBy: { id: viewer.id } },
     ]);
-    expect(Number.isNaN(Date.parse(comments[0].createdAt))).toBe(false);
+    expect(Number.isNaN(Date.parse(comments[0]!.createdAt))).toBe(false);
   });
 
   it('is allowed on an applied request too', async () => {

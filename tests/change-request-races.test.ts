@@ -116,7 +116,7 @@ describe('reviewing', () => {
     const by = await author(app);
     const flag = await newFlag('edit-or-approve');
     const request = await requestIn('In review', turnOnChange(flag), { by });
-    const change = { projectId: 'default', changeRequestId: request.id, changeId: request.features[0].changes[0].id };
+    const change = { projectId: 'default', changeRequestId: request.id, changeId: request.features[0]!.changes[0]!.id };
     const since = await events.latestEventId();
     const [edited, approved] = await Promise.all([
       clientAs(app, by).PUT('/api/admin/projects/{projectId}/change-requests/{changeRequestId}/changes/{changeId}', {

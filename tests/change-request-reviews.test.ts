@@ -290,7 +290,7 @@ describe('reading one', () => {
       rejections: [],
       comments: [],
     });
-    for (const change of read1.features.flatMap((f: { changes: unknown[] }) => f.changes)) {
+    for (const change of read1.features.flatMap((f) => f.changes)) {
       expect(change).toMatchObject({ id: expect.any(Number), createdBy: { id: writer.id, username: expect.any(String) } });
       expect(Number.isNaN(Date.parse(change.createdAt))).toBe(false);
     }
@@ -309,7 +309,7 @@ describe('reading one', () => {
       approvals: [{ createdBy: { id: yes.id, username: expect.any(String) }, comment: 'Looks right' }],
       rejections: [{ createdBy: { id: no.id, username: expect.any(String) }, comment: 'Wait a week' }],
     });
-    expect(Number.isNaN(Date.parse(shown.approvals[0].createdAt))).toBe(false);
-    expect(Number.isNaN(Date.parse(shown.rejections[0].createdAt))).toBe(false);
+    expect(Number.isNaN(Date.parse(shown.approvals[0]!.createdAt))).toBe(false);
+    expect(Number.isNaN(Date.parse(shown.rejections[0]!.createdAt))).toBe(false);
   });
 });

@@ -84,7 +84,7 @@ describe('applying', () => {
     const request = await requestIn('Approved', change, { reviewer });
     const since = await events.latestEventId();
     // Scheduling records the strategy as it is on the change's row, and waits for it.
-    const release = await hold(sql`select 1 from change_request_changes where id = ${request.features[0].changes[0].id} for update`);
+    const release = await hold(sql`select 1 from change_request_changes where id = ${request.features[0]!.changes[0]!.id} for update`);
     const scheduling = moveTo(reviewer, request.id, 'Scheduled', { scheduledAt: new Date(Date.now() + 3_600_000).toISOString() });
     await waitingFor(1, scheduling);
     const applying = moveTo(reviewer, request.id, 'Applied');

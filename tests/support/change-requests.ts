@@ -68,14 +68,14 @@ export function changeRequestCalls(current: () => TestApp, project = 'default') 
       body: { state, ...extra },
     });
   /** The request as the admin reads it. */
-  const read = (changeRequestId: number): Promise<any> =>
+  const read = (changeRequestId: number) =>
     ok(current().admin.GET('/api/admin/projects/{projectId}/change-requests/{changeRequestId}', { params: { path: { projectId: project, changeRequestId } } }), 200);
 
   /**
    * Proposes `changes` as `by` (a new Editor unless given, so that the draft is a new one) and moves the request on
    * to `state`: sent to review by its author, approved by `reviewer`. Answers the request as it then is.
    */
-  async function requestIn(state: Reachable, changes: ChangeRequestChangesInput, people: { by?: TestUser; reviewer?: TestUser; environment?: string } = {}): Promise<any> {
+  async function requestIn(state: Reachable, changes: ChangeRequestChangesInput, people: { by?: TestUser; reviewer?: TestUser; environment?: string } = {}) {
     const by = people.by ?? (await author(current()));
     const proposed = await propose(by, changes, people.environment);
     expect(proposed.response.status, JSON.stringify(proposed.error)).toBe(200);
