@@ -1,5 +1,6 @@
 // Checked by `tsc --noEmit` (not run): the typed client holds request bodies to exactly what the contract declares.
-import { createClient } from 'flag-service/client';
+// Imported from the client's source, as every test imports it.
+import { createClient } from '../client/index.js';
 
 const api = createClient('http://localhost:4242', { token: '*:*.secret' });
 
