@@ -1,15 +1,15 @@
 // OpenFeature's Node server SDK with its OFREP provider (@openfeature/server-sdk, @openfeature/ofrep-provider), as an
 // application would set them up, against the service: each flag type, targeting, a rollout's share, and the errors
 // the SDK turns into the code's default.
-import { randomBytes } from 'node:crypto';
 import { OFREPProvider } from '@openfeature/ofrep-provider';
 import { ErrorCode, OpenFeature, type Client } from '@openfeature/server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
 import { newApiToken } from './support/fixtures.js';
 import { flagWith } from './support/frontend.js';
+import { uniqueNames } from './support/events.js';
 
-const unique = (label: string) => `of-${label}-${randomBytes(4).toString('hex')}`;
+const unique = uniqueNames();
 const withPayload = (name: string, type: string, value: string) => [{ name, weight: 1000, weightType: 'variable', stickiness: 'default', payload: { type, value } }];
 
 let app: TestApp;

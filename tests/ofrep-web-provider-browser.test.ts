@@ -2,18 +2,18 @@
 // Chromium, on a page of another origin than the service's: ready with the flags, a context change evaluated anew,
 // an admin change seen at the next poll, and the polls between changes answered 304. The packages' own ES modules
 // are served as they are published, through an import map: nothing is bundled or intercepted.
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
 import { launchBrowser, newContext } from './support/browser.js';
 import { newApiToken, until } from './support/fixtures.js';
 import { flagWith } from './support/frontend.js';
+import { uniqueNames } from './support/events.js';
 import { servePage } from './support/page-server.js';
 
-const unique = (label: string) => `ofweb-${label}-${randomBytes(4).toString('hex')}`;
+const unique = uniqueNames();
 
 /** The ES modules the page imports, by the name it imports them with. */
 const MODULES: Record<string, string> = {
@@ -90,7 +90,6 @@ describe('the OFREP web provider in Chromium, from another origin', () => {
     expect(await inPage(page, 'start', app.url, token, { targetingKey: 'u-1', plan: 'free' })).toBe('ready');
   }, 120_000);
 
-  afterAll(() => browser?.close());
 
   it('is ready with the flags evaluated for its context', async () => {
     expect(new URL(page.url()).origin).not.toBe(new URL(app.url).origin);

@@ -1,15 +1,15 @@
 // OpenFeature's remote evaluation protocol (OFREP) over HTTP: the answers' values and reasons, the context, the
 // credentials OpenFeature providers send, the token's scope, the bulk answer's ETag, the protocol's error codes, and
 // the evaluations counted in the flags' usage.
-import { randomBytes } from 'node:crypto';
 import { createClient } from '../client/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { newApiToken, until } from './support/fixtures.js';
 import { flagWith } from './support/frontend.js';
 import { clientAs, userWithSession } from './support/users.js';
+import { uniqueNames } from './support/events.js';
 
-const unique = (label: string) => `ofrep-${label}-${randomBytes(4).toString('hex')}`;
+const unique = uniqueNames();
 
 let app: TestApp;
 let clientToken: string;
