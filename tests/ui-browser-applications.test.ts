@@ -5,11 +5,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../generated/api.js';
-import { call, type TestApp } from './support/app.js';
+import type { TestApp } from './support/app.js';
 import { expectAccessible, screenshot, signedIn, signedInOnFlags } from './support/browser.js';
 import { uniqueNames } from './support/events.js';
-import { fixtures, newApiToken, ok, until } from './support/fixtures.js';
-import { metrics, registration, sdkVersion } from './support/sdk-reports.js';
+import { fixtures, newApiToken, ok, reportMetrics, sdkMetrics, until } from './support/fixtures.js';
+import { registration, sdkVersion } from './support/sdk-reports.js';
 import { startUiTest } from './support/ui-build.js';
 import { visit } from './support/ui-dialogs.js';
 import { createUser } from './support/users.js';
@@ -36,9 +36,7 @@ beforeAll(async () => {
   expect(registered.response.status, JSON.stringify(registered.error)).toBe(202);
   // A second instance that only reports metrics, from development.
   const stop = new Date().toISOString();
-  // Untyped: the SDK's report as tests/support/sdk-reports.ts writes it, its counts not typed as the contract's.
-  const reported = await call(app, 'POST', '/api/client/metrics', { token: development, body: metrics(APP, 'checkout-2', stop, { 'new-checkout': { yes: 3, no: 1 } }) });
-  expect(reported.status, reported.text).toBe(202);
+  await ok(reportMetrics(app, development, sdkMetrics(APP, 'checkout-2', stop, { 'new-checkout': { yes: 3, no: 1, variants: {} } })), 202);
   await until(
     'both instances',
     () => app.admin.GET('/api/admin/metrics/applications/{appName}', { params: { path: { appName: APP } } }),

@@ -8,8 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call, type TestApp } from './support/app.js';
 import { expectAccessible, newContext, screenshot, signedInOnFlags } from './support/browser.js';
 import { uniqueNames } from './support/events.js';
-import { envPath, fixtures, newApiToken, ok, until } from './support/fixtures.js';
-import { metrics } from './support/sdk-reports.js';
+import { envPath, fixtures, newApiToken, ok, reportMetrics, sdkMetrics, until } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
 import { loaded } from './support/ui-dialogs.js';
 import { createUser, USER_PASSWORD } from './support/users.js';
@@ -145,9 +144,7 @@ describe('an admin in the browser', () => {
     await page.getByRole('tab', { name: 'Events' }).click();
     await page.getByRole('table', { name: 'Events' }).getByText('feature-environment-enabled').waitFor();
     await expectAccessible(page, 'the events tab');
-    // Untyped: the SDK's report as tests/support/sdk-reports.ts writes it, its counts not typed as the contract's.
-    const report = await call(app, 'POST', '/api/client/metrics', { token: clientToken, body: metrics('shop', 'i-1', new Date().toISOString(), { [FLAG]: { yes: 3, no: 1, variants: {} } }) });
-    expect(report.status).toBe(202);
+    await ok(reportMetrics(app, clientToken, sdkMetrics('shop', 'i-1', new Date().toISOString(), { [FLAG]: { yes: 3, no: 1, variants: {} } })), 202);
     await until('the report to be written', async () => (await app.admin.GET('/api/admin/client-metrics/features/{featureName}/raw', { params: { path: { featureName: FLAG } } })).data?.metrics.length, (n) => n === 1);
     await page.getByRole('tab', { name: 'Usage' }).click();
     await page.getByRole('img', { name: 'Last 24 hours: 3 times on, 1 time off' }).waitFor();
