@@ -173,7 +173,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       await api.register(multipart, { limits: { fileSize: MULTIPART_FILE_LIMIT, files: 1, fields: 10, parts: 11 } });
       api.addHook('onRoute', (route) => {
         const id = (route.schema as { operationId?: string } | undefined)?.operationId;
-        const limit = id && id in operationTable ? (operationTable[id as OperationId] as { bodyLimit?: number }).bodyLimit : undefined;
+        const limit = id && id in operationTable ? operationTable[id as OperationId].bodyLimit : undefined;
         if (limit) route.bodyLimit = limit;
       });
       await registerDocs(api);

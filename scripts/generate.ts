@@ -22,14 +22,14 @@ interface OperationEntry {
   /** The media types the request body may have; empty when the operation takes no body. */
   bodyMediaTypes: string[];
   /** The schema of components/schemas a JSON body must match, when the operation's body is one by reference. */
-  bodySchema?: string;
-  preSerialized?: boolean;
+  bodySchema: string | null;
+  preSerialized: boolean;
   /** The largest body the operation takes, in bytes (x-body-limit), when above the service's default. */
-  bodyLimit?: number;
+  bodyLimit: number | null;
   /** Answered by a dedicated streaming route, not by a typed handler (x-event-stream). */
-  eventStream?: boolean;
+  eventStream: boolean;
   /** Which change-request rule guards the operation's direct writes (x-change-request). */
-  changeRequest?: ChangeRequestKind;
+  changeRequest: ChangeRequestKind | null;
 }
 
 /**
@@ -70,11 +70,13 @@ async function operationTable(contract: any): Promise<Record<string, OperationEn
         permissions,
         public: security.length === 0,
         bodyMediaTypes: Object.keys(op.requestBody?.content ?? {}),
-        ...(bodySchema !== undefined && { bodySchema }),
-        ...(op['x-pre-serialized'] === true && { preSerialized: true }),
-        ...(typeof op['x-body-limit'] === 'number' && { bodyLimit: op['x-body-limit'] }),
-        ...(changeRequest !== undefined && { changeRequest }),
-        ...(op['x-event-stream'] === true && { eventStream: true }),
+        // Every row has every key, in one order: the hooks that read a request's row then see one object shape
+        // (rows of many shapes made those reads megamorphic, and the client API's 304 a fifth slower).
+        bodySchema: bodySchema ?? null,
+        preSerialized: op['x-pre-serialized'] === true,
+        bodyLimit: typeof op['x-body-limit'] === 'number' ? op['x-body-limit'] : null,
+        eventStream: op['x-event-stream'] === true,
+        changeRequest: (changeRequest as ChangeRequestKind | undefined) ?? null,
       };
     }
   }

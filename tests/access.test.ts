@@ -113,7 +113,7 @@ const frontendOperations = operations.filter((op) => op.path === '/api/frontend'
 /** The credential an operation's own callers use: a frontend token for the frontend API, the admin token elsewhere. */
 const allowed = (op: Operation) => (isFrontendOperation(op) ? { token: frontendToken } : {});
 
-const isEventStream = (op: Operation) => 'eventStream' in operationTable[op.id as keyof typeof operationTable];
+const isEventStream = (op: Operation) => operationTable[op.id as keyof typeof operationTable].eventStream;
 
 /** Opens an event stream and closes it once its headers came: the answer of a stream never ends by itself. */
 async function streamOpened(op: Operation, token: string): Promise<RawResponse> {

@@ -110,7 +110,7 @@ export const actionOperations = Object.fromEntries(Object.entries(actions).map((
 /** The call a change makes, its payload checked; the body against the schema the operation's contract names. */
 function directCall(action: Action, payload: Payload, label: string): DirectCall {
   const call = actions[action].call(payload, label);
-  const { bodySchema } = operationTable[call.operation] as { bodySchema?: string };
+  const { bodySchema } = operationTable[call.operation];
   if (bodySchema) assertMatchesSchema(bodySchema, call.body, `${label}${call.bodyAt ?? ''}`);
   return call;
 }
