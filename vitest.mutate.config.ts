@@ -67,6 +67,7 @@ export default defineConfig({
     include,
     env: { TEST_DB: 'pglite' },
     globalSetup: ['tests/support/global-setup-pglite.ts'],
+    setupFiles: ['tests/support/per-file.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

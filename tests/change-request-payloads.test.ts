@@ -1,7 +1,7 @@
 // What proposing a change checks of its payload before anything is stored (the shape its direct operation takes: an
 // object, a strategy id, no field the action does not read), and what the event of an applied request says.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './support/app.js';
+import { expectError, startTestApp, type TestApp } from './support/app.js';
 import { approver, author, changeRequestCalls, requireChangeRequests } from './support/change-requests.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { fixtures } from './support/fixtures.js';
@@ -24,15 +24,12 @@ beforeAll(async () => {
 });
 
 /** Proposes one change as the Editor (raw: these payloads are outside what the types allow); answers the 400's message. */
-async function refusal(action: string, payload: unknown): Promise<string> {
-  const response = await proposeRaw(editor, { feature: flag, action, payload });
-  expect(response.status, response.text).toBe(400);
-  return (response.json as { message: string }).message;
-}
+const payloadRefusal = async (action: string, payload: unknown) =>
+  expectError(await proposeRaw(editor, { feature: flag, action, payload }), 400, 'ValidationError').message;
 
 describe('a proposed payload', () => {
   it('is refused when it is an array where the action takes an object', async () => {
-    expect(await refusal('updateStrategy', [{ id: 'some-strategy', name: 'default' }])).toContain('payload must be an object.');
+    expect(await payloadRefusal('updateStrategy', [{ id: 'some-strategy', name: 'default' }])).toContain('payload must be an object.');
   });
 
   it.each([
@@ -40,7 +37,7 @@ describe('a proposed payload', () => {
     ['longer than 100 characters', 'x'.repeat(101)],
     ['a number', 7],
   ])('is refused when its strategy id is %s', async (_, id) => {
-    expect(await refusal('updateStrategy', { id, name: 'default' })).toContain('payload.id must be the id of a strategy of the flag.');
+    expect(await payloadRefusal('updateStrategy', { id, name: 'default' })).toContain('payload.id must be the id of a strategy of the flag.');
   });
 
   it('may name a strategy id of 100 characters (whether it exists is checked when applied)', async () => {
@@ -53,7 +50,7 @@ describe('a proposed payload', () => {
     ['deleteStrategy', { id: 'some-strategy', note: 'x' }],
     ['patchVariant', { variants: [], note: 'x' }],
   ])('of %s is refused naming a field the action does not read', async (action, payload) => {
-    expect(await refusal(action, payload)).toContain('payload has the unknown field "note".');
+    expect(await payloadRefusal(action, payload)).toContain('payload has the unknown field "note".');
   });
 });
 

@@ -148,7 +148,7 @@ function required({ project, environment }: Place, proposable: boolean) {
 
 export function registerChangeRequestGuard(app: FastifyInstance, db: Db): void {
   app.addHook('preHandler', async (request) => {
-    const kind = request.operation?.changeRequest ?? undefined;
+    const kind = request.operation?.changeRequest;
     const caller = request.caller;
     if (!kind || !caller) return;
     const rule = rules[kind];
