@@ -4,10 +4,10 @@ import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../kernel/config.js';
 import type { components } from '../client/index.js';
-import { call, expectError, startTestApp, type RawResponse, type TestApp } from './support/app.js';
+import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
-import { fixtures, newApiToken, rollout, until } from './support/fixtures.js';
-import { enabledNames, flagWith, frontendFlagGet, frontendGet, frontendGetWithFields } from './support/frontend.js';
+import { fixtures, newApiToken, ok, rollout, until } from './support/fixtures.js';
+import { enabledNames, flagWith, frontendFlagGet, frontendGet, frontendPost, withFields } from './support/frontend.js';
 
 type FrontendToggles = components['schemas']['FrontendToggles'];
 
@@ -20,18 +20,9 @@ const { newProject, turnOn } = fixtures(() => app, unique);
 const whenField = (contextName: string, values: string[]) => ({ ...rollout(100), constraints: [{ contextName, operator: 'IN' as const, values }] });
 /** The ETag of a typed answer. */
 const etagOf = (answer: { response: Response }) => String(answer.response.headers.get('etag'));
-/** The names of the flags a raw answer lists. */
-const namesIn = (response: RawResponse) => {
-  expect(response.status, response.text).toBe(200);
-  return (response.json as FrontendToggles).toggles.map((toggle) => toggle.name);
-};
-/** The flag as an answer of the frontend API lists it (the raw answer's `json`, or the typed one's `data`). */
+/** The flag as an answer of the frontend API lists it. */
 const toggleOf = (body: FrontendToggles | undefined, name: string) => body!.toggles.find((toggle) => toggle.name === name);
-/**
- * POST /api/frontend with a context. Raw: the contract's FrontendContext types custom fields at the top as
- * `string | null`, which its `properties` object cannot meet, so no context with properties fits the typed client.
- */
-const postContext = (context: object) => call(app, 'POST', '/api/frontend', { token, body: { context } });
+const postContext = (context: Parameters<typeof frontendPost>[2]) => frontendPost(app, token, context);
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -83,12 +74,12 @@ describe('GET /api/frontend', () => {
 
   it('reads any other query parameter as a custom field', async () => {
     const flag = await flagWith(app, unique('tier'), [whenField('tier', ['gold'])]);
-    expect(namesIn(await frontendGetWithFields(app, token, { tier: 'gold' }))).toContain(flag);
+    expect(await enabledNames(app, token, withFields({ tier: 'gold' }))).toContain(flag);
   });
 
   it('lets properties[x] win over a plain parameter x', async () => {
     const flag = await flagWith(app, unique('region'), [whenField('region', ['eu'])]);
-    expect(namesIn(await frontendGetWithFields(app, token, { region: 'us', 'properties[region]': 'eu' }))).toContain(flag);
+    expect(await enabledNames(app, token, withFields({ region: 'us', 'properties[region]': 'eu' }))).toContain(flag);
   });
 
   it('compares DATE_ constraints with currentTime from the query', async () => {
@@ -206,17 +197,16 @@ describe('POST /api/frontend', () => {
     const flag = await flagWith(app, unique('post'), [
       { ...rollout(100), constraints: [{ contextName: 'userId', operator: 'IN', values: ['carol'] }, { contextName: 'plan', operator: 'IN', values: ['pro'] }, { contextName: 'team', operator: 'IN', values: ['red'] }] },
     ]);
-    const on = await postContext({ userId: 'carol', properties: { plan: 'pro' }, team: 'red' });
-    expect(on.status).toBe(200);
-    expect(toggleOf(on.json, flag)).toMatchObject({ name: flag, enabled: true });
-    expect(toggleOf((await postContext({ userId: 'carol', properties: { plan: 'free' }, team: 'red' })).json, flag)).toBeUndefined();
+    const on = await ok(postContext({ userId: 'carol', properties: { plan: 'pro' }, team: 'red' }), 200);
+    expect(toggleOf(on, flag)).toMatchObject({ name: flag, enabled: true });
+    expect(toggleOf(await ok(postContext({ userId: 'carol', properties: { plan: 'free' }, team: 'red' }), 200), flag)).toBeUndefined();
   });
 
   it('gives the same answer and ETag as GET for the same context', async () => {
     const get = await frontendGet(app, token, { userId: 'same', properties: { plan: 'pro' }, sessionId: 's' });
     const post = await postContext({ userId: 'same', sessionId: 's', properties: { plan: 'pro' } });
-    expect(post.json).toEqual(get.data);
-    expect(post.headers.etag).toBe(etagOf(get));
+    expect(post.data).toEqual(get.data);
+    expect(etagOf(post)).toBe(etagOf(get));
   });
 
   it('evaluates an empty context when the body has none', async () => {
@@ -231,16 +221,15 @@ describe('POST /api/frontend', () => {
     const nullText = await flagWith(app, unique('null-text'), [{ ...rollout(100), constraints: [{ contextName: 'userId', operator: 'IN', values: ['null'] }] }]);
     const teamless = await flagWith(app, unique('null-team'), [{ ...rollout(100), constraints: [{ contextName: 'team', operator: 'NOT_IN', values: ['red'] }] }]);
     const context = { userId: null, sessionId: null, remoteAddress: null, currentTime: null, team: null, properties: { plan: null } };
-    const response = await postContext(context);
-    expect(response.status, response.text).toBe(200);
-    expect(toggleOf(response.json, notPro)).toBeDefined();
-    expect(toggleOf(response.json, teamless)).toBeDefined();
-    expect(toggleOf(response.json, nullText)).toBeUndefined();
-    expect(response.json).toEqual((await postContext({})).json);
+    const answer = await ok(postContext(context), 200);
+    expect(toggleOf(answer, notPro)).toBeDefined();
+    expect(toggleOf(answer, teamless)).toBeDefined();
+    expect(toggleOf(answer, nullText)).toBeUndefined();
+    expect(answer).toEqual(await ok(postContext({}), 200));
   });
 
   it('refuses a context value that is not a string with 400 naming it', async () => {
-    const error = expectError(await postContext({ userId: 42 }), 400, 'ValidationError');
+    const error = expectError(await call(app, 'POST', '/api/frontend', { token, body: { context: { userId: 42 } } }), 400, 'ValidationError');
     expect(error.message).toContain('userId');
   });
 });

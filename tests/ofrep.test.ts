@@ -174,14 +174,13 @@ describe('credentials and scope', () => {
       expectError({ response, error }, 403, 'NoAccessError');
       expect(error).toMatchObject({ errorCode: 'GENERAL' });
     }
-    const anonymous = await call(app, 'POST', '/ofrep/v1/evaluate/flags', { token: null, body: {} });
+    const anonymous = await app.clientWith().POST('/ofrep/v1/evaluate/flags', { body: {} });
     expectError(anonymous, 401, 'AuthenticationRequired');
-    expect(anonymous.json.errorCode).toBe('GENERAL');
+    expect(anonymous.error).toMatchObject({ errorCode: 'GENERAL' });
   });
 
   it('does not take X-API-Key on the admin API', async () => {
-    const response = await call(app, 'GET', '/api/admin/projects', { token: null, headers: { 'x-api-key': app.adminToken } });
-    expectError(response, 401, 'AuthenticationRequired');
+    expectError(await app.clientWith().GET('/api/admin/projects', { headers: { 'x-api-key': app.adminToken } }), 401, 'AuthenticationRequired');
   });
 });
 
@@ -218,8 +217,8 @@ describe('every flag at once', () => {
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('*');
-    const response = await call(app, 'POST', '/ofrep/v1/evaluate/flags', { token: frontendToken, body: {}, headers: { origin: 'https://shop.example' } });
-    expect(response.headers['access-control-expose-headers']).toMatch(/etag/i);
+    const { response } = await bearer(frontendToken).POST('/ofrep/v1/evaluate/flags', { body: {}, headers: { origin: 'https://shop.example' } });
+    expect(response.headers.get('access-control-expose-headers')).toMatch(/etag/i);
   });
 });
 

@@ -4,7 +4,7 @@ import type { ServiceClient } from '../client/index.js';
 import type { components } from '../generated/api.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
-import { fixtures, newApiToken, rollout } from './support/fixtures.js';
+import { fixtures, newApiToken, ok, rollout } from './support/fixtures.js';
 import { flagWith } from './support/frontend.js';
 
 let app: TestApp;
@@ -21,8 +21,12 @@ beforeAll(async () => {
 });
 
 const playground = (body: components['schemas']['PlaygroundRequest'], client: ServiceClient = app.admin) => client.POST('/api/admin/playground', { body });
-/** A context with custom fields in `properties` does not fit the generated context type (its index signature takes strings only): sent raw. */
-const withProperties = (path: '/api/admin/playground' | '/api/admin/playground/advanced', body: object) => call(app, 'POST', path, { body });
+/** A context with `properties`, which the generated context types cannot take (their index signature is for strings only): cast. */
+type WithProperties<Request> = Omit<Request, 'context'> & { context: Record<string, unknown> };
+const withProperties = (body: WithProperties<components['schemas']['PlaygroundRequest']>) =>
+  ok(app.admin.POST('/api/admin/playground', { body: body as components['schemas']['PlaygroundRequest'] }), 200);
+const advancedWithProperties = (body: WithProperties<components['schemas']['AdvancedPlaygroundRequest']>) =>
+  ok(app.admin.POST('/api/admin/playground/advanced', { body: body as components['schemas']['AdvancedPlaygroundRequest'] }), 200);
 
 /** The playground's answer for one flag in development. */
 async function feature(name: string, context: Omit<components['schemas']['PlaygroundContext'], 'appName'> = {}, environment = 'development') {
@@ -46,7 +50,7 @@ describe('POST /api/admin/playground', () => {
 
   it('echoes the request as input', async () => {
     const body = { environment: 'development', projects: [project], context: { appName: 'web', userId: 'u-1', properties: { plan: 'pro' } } };
-    expect((await withProperties('/api/admin/playground', body)).json.input).toEqual(body);
+    expect((await withProperties(body)).input).toEqual(body);
   });
 
   it('reads a null context field as absent, at the top and in properties, and echoes it', async () => {
@@ -54,11 +58,10 @@ describe('POST /api/admin/playground', () => {
       { ...rollout(100), constraints: [{ contextName: 'userId', operator: 'NOT_IN', values: ['null'] }, { contextName: 'plan', operator: 'NOT_IN', values: ['pro'] }] },
     ], inProject);
     const context = { appName: 'web', userId: null, currentTime: null, team: null, properties: { plan: null } };
-    const response = await withProperties('/api/admin/playground', { environment: 'development', projects: [project], context });
-    expect(response.status, response.text).toBe(200);
-    expect(response.json.input.context).toEqual(context);
-    const [strategy] = (response.json.features as any[]).find((f) => f.name === name).strategies.data;
-    expect(strategy.constraints.map((c: any) => c.result)).toEqual([true, true]);
+    const answer = await withProperties({ environment: 'development', projects: [project], context });
+    expect(answer.input.context).toEqual(context);
+    const strategy = answer.features.find((f) => f.name === name)!.strategies.data[0]!;
+    expect(strategy.constraints.map((c) => c.result)).toEqual([true, true]);
     expect(strategy.result).toEqual({ evaluationStatus: 'complete', enabled: true });
   });
 
@@ -66,11 +69,10 @@ describe('POST /api/admin/playground', () => {
     const name = await flagWith(app, unique('constraints'), [
       { ...rollout(100), constraints: [{ contextName: 'userId', operator: 'IN', values: ['alice'] }, { contextName: 'plan', operator: 'IN', values: ['pro'] }] },
     ], inProject);
-    const response = await withProperties('/api/admin/playground', { environment: 'development', projects: [project], context: { appName: 'web', userId: 'alice', properties: { plan: 'free' } } });
-    expect(response.status, response.text).toBe(200);
-    const explained = (response.json.features as any[]).find((f) => f.name === name);
-    const [strategy] = explained.strategies.data;
-    expect(strategy.constraints.map((c: any) => [c.contextName, c.operator, c.values, c.result])).toEqual([
+    const answer = await withProperties({ environment: 'development', projects: [project], context: { appName: 'web', userId: 'alice', properties: { plan: 'free' } } });
+    const explained = answer.features.find((f) => f.name === name)!;
+    const strategy = explained.strategies.data[0]!;
+    expect(strategy.constraints.map((c) => [c.contextName, c.operator, c.values, c.result])).toEqual([
       ['userId', 'IN', ['alice'], true],
       ['plan', 'IN', ['pro'], false],
     ]);
@@ -217,9 +219,9 @@ describe('POST /api/admin/playground/advanced', () => {
 
   it('combines lists, custom fields in properties coming out at the top of each context', async () => {
     const name = await flagWith(app, unique('plans'), [{ ...rollout(100), constraints: [{ contextName: 'plan', operator: 'IN', values: ['pro'] }] }], inProject);
-    const response = await withProperties('/api/admin/playground/advanced', { environments: ['development'], projects: [project], context: { appName: 'web', properties: { plan: ['free', 'pro'] } } });
-    const found = (response.json.features as any[]).find((f) => f.name === name);
-    expect(found.environments.development.map((e: any) => [e.context, e.isEnabled])).toEqual([
+    const answer = await advancedWithProperties({ environments: ['development'], projects: [project], context: { appName: 'web', properties: { plan: ['free', 'pro'] } } });
+    const found = answer.features.find((f) => f.name === name)!;
+    expect(found.environments.development!.map((e) => [e.context, e.isEnabled])).toEqual([
       [{ appName: 'web', plan: 'free' }, false],
       [{ appName: 'web', plan: 'pro' }, true],
     ]);
@@ -227,10 +229,9 @@ describe('POST /api/admin/playground/advanced', () => {
 
   it('leaves a null field out of every combination, as absent', async () => {
     const name = await flagWith(app, unique('null-combined'), [{ ...rollout(100), constraints: [{ contextName: 'plan', operator: 'NOT_IN', values: ['pro'] }] }], inProject);
-    const response = await withProperties('/api/admin/playground/advanced', { environments: ['development'], projects: [project], context: { appName: 'web,ios', userId: null, properties: { plan: null } } });
-    expect(response.status, response.text).toBe(200);
-    const found = (response.json.features as any[]).find((f) => f.name === name);
-    expect(found.environments.development.map((e: any) => [e.context, e.isEnabled])).toEqual([
+    const answer = await advancedWithProperties({ environments: ['development'], projects: [project], context: { appName: 'web,ios', userId: null, properties: { plan: null } } });
+    const found = answer.features.find((f) => f.name === name)!;
+    expect(found.environments.development!.map((e) => [e.context, e.isEnabled])).toEqual([
       [{ appName: 'web' }, true],
       [{ appName: 'ios' }, true],
     ]);

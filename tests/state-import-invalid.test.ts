@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, startTestApp, type TestApp } from './support/app.js';
 import { eventReader, uniqueNames } from './support/events.js';
-import { expectNothingWritten, importDocument } from './support/state.js';
+import { expectNothingWritten, importMalformed } from './support/state.js';
 
 let app: TestApp;
 const unique = uniqueNames();
@@ -16,7 +16,7 @@ const v2 = (bad: object) => ({ version: 2, features: [{ name: first, project: 'd
 
 /** Imports the document, expecting a 400 that changes nothing and leaves the first flag uncreated; answers the message. */
 async function refused(document: object, query = ''): Promise<string> {
-  const response = await expectNothingWritten(app, events, () => importDocument(app, document, query));
+  const response = await expectNothingWritten(app, events, () => importMalformed(app, document, query));
   const { message } = expectError(response, 400, 'ValidationError');
   const flag = await app.admin.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: { path: { projectId: 'default', featureName: first } } });
   expect(flag.response.status).toBe(404);

@@ -40,7 +40,7 @@ beforeAll(async () => {
 describe('keep (the default)', () => {
   it('leaves an existing flag as it is and adds the missing ones', async () => {
     const [existing, added] = [await existingFlag(), unique('added')];
-    expect((await importDocument(app, { version: 1, features: [replacement(existing), { name: added, enabled: true }] })).status).toBe(202);
+    await ok(importDocument(app, { version: 1, features: [replacement(existing), { name: added, enabled: true }] }), 202);
     expect((await flagOf(existing)).description).toBe('Before');
     expect(await flagEnvironment(existing)).toMatchObject({ enabled: true, strategies: [{ name: 'default' }] });
     expect((await flagEnvironment(added)).enabled).toBe(true);
@@ -49,14 +49,14 @@ describe('keep (the default)', () => {
   it('records feature-import only for the flags it added', async () => {
     const [existing, added] = [await existingFlag(), unique('added')];
     const since = await events.latestEventId();
-    await importDocument(app, { version: 1, features: [replacement(existing), { name: added }] }, 'keep=true');
+    await ok(importDocument(app, { version: 1, features: [replacement(existing), { name: added }] }, { keep: 'true' }), 202);
     expect((await events.eventsSince(since)).map((e) => [e.type, e.featureName])).toEqual([['feature-import', added]]);
   });
 
   it('leaves an existing custom strategy definition as it is', async () => {
     const name = unique('definition');
     await definitionBefore(app, name);
-    await importDocument(app, { version: 1, strategies: [{ name, description: 'After' }] });
+    await ok(importDocument(app, { version: 1, strategies: [{ name, description: 'After' }] }), 202);
     expect((await definitionOf(name)).description).toBe('Before');
   });
 });
@@ -65,35 +65,35 @@ describe('keep=false', () => {
   it("leaves a flag's project where it is when a version 1 document does not name one", async () => {
     const project = await newProject('elsewhere');
     const name = await newFlag('moved-not', project);
-    expect((await importDocument(app, { version: 1, features: [{ name, description: 'After' }] }, 'keep=false')).status).toBe(202);
+    await ok(importDocument(app, { version: 1, features: [{ name, description: 'After' }] }, { keep: 'false' }), 202);
     expect(await flagOf(name, project)).toMatchObject({ project, description: 'After' });
   });
 
   it('leaves an archived flag archived when a version 1 document replaces it', async () => {
     const name = await newFlag('archived');
     await archiveFlag('default', name);
-    expect((await importDocument(app, { version: 1, features: [{ name, description: 'After' }] }, 'keep=false')).status).toBe(202);
+    await ok(importDocument(app, { version: 1, features: [{ name, description: 'After' }] }, { keep: 'false' }), 202);
     const archive = await archivedIn(app, 'default');
     expect(archive.features.find((f) => f.name === name)).toMatchObject({ description: 'After' });
   });
 
   it("replaces an existing flag's description, state and strategies in the environment of the document", async () => {
     const existing = await existingFlag();
-    expect((await importDocument(app, { version: 1, features: [replacement(existing)] }, 'keep=false')).status).toBe(202);
+    await ok(importDocument(app, { version: 1, features: [replacement(existing)] }, { keep: 'false' }), 202);
     expect((await flagOf(existing)).description).toBe('After');
     expect(await flagEnvironment(existing)).toMatchObject({ enabled: false, strategies: [{ name: 'remoteAddress', parameters: { IPs: '10.0.0.1' } }] });
   });
 
   it('leaves the environments the document does not name as they are', async () => {
     const existing = await existingFlag();
-    await importDocument(app, { version: 1, features: [replacement(existing)] }, 'keep=false');
+    await ok(importDocument(app, { version: 1, features: [replacement(existing)] }, { keep: 'false' }), 202);
     expect(await strategyNames(existing, 'production')).toEqual(['default']);
   });
 
   it('replaces an existing custom strategy definition', async () => {
     const name = unique('definition');
     await definitionBefore(app, name);
-    await importDocument(app, { version: 1, strategies: [{ name, description: 'After' }] }, 'keep=false');
+    await ok(importDocument(app, { version: 1, strategies: [{ name, description: 'After' }] }, { keep: 'false' }), 202);
     expect((await definitionOf(name)).description).toBe('After');
   });
 });
@@ -114,9 +114,8 @@ describe('drop=true', () => {
     await on.createFlag('default', 'old-archived');
     await on.archiveFlag('default', 'old-archived');
     since = await eventReader(() => dropped).latestEventId();
-    const document = { version: 1, features: [{ name: 'new-flag', enabled: true }], strategies: [{ name: 'new-definition' }] };
-    const response = await importDocument(dropped, document, 'drop=true');
-    expect(response.status, response.text).toBe(202);
+    const document = { version: 1 as const, features: [{ name: 'new-flag', enabled: true }], strategies: [{ name: 'new-definition' }] };
+    await ok(importDocument(dropped, document, { drop: 'true' }), 202);
   });
 
   it("removes every flag not in the document, archived ones too, and keeps the document's", async () => {
@@ -143,7 +142,7 @@ describe('drop=true', () => {
 });
 
 describe('version 2 segments', () => {
-  const document = (segments: unknown[], features: unknown[] = []) => ({ version: 2, segments, features });
+  const document = (segments: unknown[], features: unknown[] = []) => ({ version: 2 as const, segments, features });
   const europe = [{ contextName: 'region', operator: 'IN', values: ['eu'] }];
 
   /** A segment id above any the instance has given, so that the import chooses it. */
@@ -152,8 +151,7 @@ describe('version 2 segments', () => {
   it('keeps the ids of imported segments, and the strategies that use them name them', async () => {
     const [id, segment, flag] = [await freeId(), unique('segment'), unique('segmented')];
     const strategies = [{ name: 'default', segments: [id] }];
-    const response = await importDocument(app, document([{ id, name: segment, constraints: europe }], [{ name: flag, project: 'default', environments: [{ name: 'development', enabled: true, strategies }] }]));
-    expect(response.status, response.text).toBe(202);
+    await ok(importDocument(app, document([{ id, name: segment, constraints: europe }], [{ name: flag, project: 'default', environments: [{ name: 'development', enabled: true, strategies }] }])), 202);
     expect(await segmentOf(id)).toMatchObject({ id, name: segment, constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'] }] });
     expect((await flagEnvironment(flag)).strategies).toMatchObject([{ name: 'default', segments: [id] }]);
   });
@@ -167,15 +165,14 @@ describe('version 2 segments', () => {
 
   it('leaves a segment with an existing id as it is with keep', async () => {
     const existing = await createSegment({ name: unique('kept'), description: 'Before' });
-    const response = await importDocument(app, document([{ id: existing.id, name: existing.name, description: 'After', constraints: europe }]));
-    expect(response.status, response.text).toBe(202);
+    await ok(importDocument(app, document([{ id: existing.id, name: existing.name, description: 'After', constraints: europe }])), 202);
     expect(await segmentOf(existing.id)).toMatchObject({ name: existing.name, description: 'Before', constraints: [] });
   });
 
   it('replaces a segment with an existing id with keep=false', async () => {
     const existing = await createSegment({ name: unique('replaced'), description: 'Before' });
     const renamed = unique('renamed');
-    await importDocument(app, document([{ id: existing.id, name: renamed, description: 'After', constraints: europe }]), 'keep=false');
+    await ok(importDocument(app, document([{ id: existing.id, name: renamed, description: 'After', constraints: europe }]), { keep: 'false' }), 202);
     expect(await segmentOf(existing.id)).toMatchObject({ name: renamed, description: 'After', constraints: [{ contextName: 'region' }] });
   });
 });

@@ -1,7 +1,7 @@
 // Flags with strategies, set up through the admin API, and calls of the frontend API: shared by the frontend API,
 // playground and real frontend SDK tests.
 import type { components, operations } from '../../generated/api.js';
-import { call, type RawResponse, type TestApp } from './app.js';
+import type { TestApp } from './app.js';
 import { envPath, inProject, ok } from './fixtures.js';
 
 export type StrategyBody = components['schemas']['CreateFeatureStrategy'];
@@ -39,11 +39,19 @@ export const frontendFlagGet = (app: TestApp, token: string, featureName: string
   app.clientWith(token).GET('/api/frontend/features/{featureName}', { params: { path: { featureName }, query } });
 
 /**
- * GET /api/frontend with custom context fields as query parameters of their own (`tier=gold`): the contract reads any
- * parameter it does not name as one, but its types name none, so the call is raw.
+ * A query with custom context fields as parameters of their own (`tier=gold`, `properties[tier]=gold`): the contract
+ * reads any parameter it does not name as a custom field, which its types cannot name.
  */
-export const frontendGetWithFields = (app: TestApp, token: string, query: Record<string, string>): Promise<RawResponse> =>
-  call(app, 'GET', `/api/frontend?${new URLSearchParams(query)}`, { token });
+export const withFields = (fields: Record<string, string>) => fields as FrontendQuery;
+
+type FrontendContext = components['schemas']['FrontendContext'];
+
+/**
+ * POST /api/frontend with the context; the typed answer. The contract types a custom field at the top as
+ * `string | null`, which no object with `properties` meets in TypeScript, hence the cast.
+ */
+export const frontendPost = (app: TestApp, token: string, context: Record<string, string | null | Record<string, string | null>>) =>
+  app.clientWith(token).POST('/api/frontend', { body: { context: context as FrontendContext } });
 
 /** The names of the flags the frontend API lists for the token and query. */
 export async function enabledNames(app: TestApp, token: string | null, query: FrontendQuery = {}): Promise<string[]> {

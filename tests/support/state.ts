@@ -1,15 +1,21 @@
 // State import calls: the document as a JSON body, or as the `file` field of a multipart form.
 import { expect } from 'vitest';
+import type { components, operations, ServiceClient } from '../../client/index.js';
 import { call, type RawResponse, type TestApp } from './app.js';
 import type { eventReader } from './events.js';
 import { ok } from './fixtures.js';
 
+type ImportQuery = NonNullable<operations['importState']['parameters']['query']>;
+
 /**
- * POSTs the document as the JSON body of an import; `query` without its `?` (`drop=true&keep=false`). Raw: the
- * contract types a document as an open object (`StateDocument`), whose nested flags the typed client's exact
- * bodies cannot take.
+ * POSTs the document as the JSON body of an import, as `client` (the admin token by default). Typed as the
+ * contract's `StateDocument`, an open object: the document is checked whole by the service, not by `tsc`.
  */
-export const importDocument = (app: TestApp, document: unknown, query = '') =>
+export const importDocument = (app: TestApp, document: components['schemas']['StateDocument'], query: ImportQuery = {}, client: ServiceClient = app.admin) =>
+  client.POST('/api/admin/state/import', { params: { query }, body: document });
+
+/** POSTs anything as the JSON body of an import: for documents the contract itself refuses. */
+export const importMalformed = (app: TestApp, document: unknown, query = '') =>
   call(app, 'POST', `/api/admin/state/import${query && `?${query}`}`, { body: document as object });
 
 /** POSTs a multipart form whose fields are given as text or as a file (`{content, filename}`), as a browser would. */
