@@ -24,7 +24,10 @@ export async function waitFor(url: string) {
 /** The node options `npm run serve` (and so `npm start`) gives the service, read from package.json. */
 export async function serveOptions(): Promise<string[]> {
   const scripts = (JSON.parse(await readFile('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
-  return scripts.serve!.split(/\s+/).filter((arg) => arg.startsWith('--'));
+  const options = scripts.serve!.split(/\s+/).filter((arg) => arg.startsWith('--'));
+  // BENCH_CPU_PROF=<folder>: each service writes a V8 CPU profile there when it stops (read with scripts/cpu-profile-top.mjs).
+  const profiles = process.env.BENCH_CPU_PROF;
+  return profiles ? [...options, '--cpu-prof', `--cpu-prof-dir=${profiles}`] : options;
 }
 
 /** Runs compiled code with the service's node options: the measurement is of the service, not of a loader. */
