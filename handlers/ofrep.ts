@@ -10,7 +10,7 @@ import { frontendFlags, type FrontendAnswers } from '../domain/frontend/compiled
 import type { JsonAnswer } from '../domain/frontend/fragments.js';
 import { contextFromOfrep } from '../domain/ofrep/context.js';
 import { OfrepError } from '../domain/ofrep/errors.js';
-import { bulkEvaluation, flagEvaluation } from '../domain/ofrep/answers.js';
+import { bulkEvaluation, ofrepAnswers } from '../domain/ofrep/answers.js';
 import { countEvaluations } from '../domain/ofrep/usage.js';
 
 /** The application an evaluation is counted for, when the context names none. */
@@ -35,15 +35,16 @@ export const ofrepHandlers = {
     const answers = await flagsFor(caller, clientFeatures);
     const flag = answers.compiled.flags.get(params.key);
     if (!flag) throw new OfrepError(404, 'FLAG_NOT_FOUND', `No flag named "${params.key}" exists where this token may read.`);
-    const answer = flagEvaluation(answers, flag, context);
-    countEvaluations(clientMetrics, environmentOf(caller), context.appName ?? DEFAULT_APP_NAME, clientIp, [answer]);
+    const table = ofrepAnswers(answers);
+    const answer = table.of(flag, context);
+    countEvaluations(clientMetrics, environmentOf(caller), context.appName ?? DEFAULT_APP_NAME, clientIp, table.written, [answer]);
     return { status: 200, body: { preSerialized: Buffer.from(answer.json) }, headers: { 'content-type': JSON_TYPE } };
   },
 
   async evaluateOfrepFlags({ body, headers }, { caller, clientFeatures, clientMetrics, clientIp }) {
     const context = contextFromOfrep(body?.context, clientIp);
     const answer = bulkEvaluation(await flagsFor(caller, clientFeatures), context);
-    countEvaluations(clientMetrics, environmentOf(caller), context.appName ?? DEFAULT_APP_NAME, clientIp, answer.counted);
+    countEvaluations(clientMetrics, environmentOf(caller), context.appName ?? DEFAULT_APP_NAME, clientIp, answer.table, answer.counted);
     return bulkReply(answer, headers);
   },
 } satisfies Partial<Handlers>;

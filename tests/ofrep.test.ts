@@ -1,15 +1,16 @@
 // OpenFeature's remote evaluation protocol (OFREP) over HTTP: the answers' values and reasons, the context, the
 // credentials OpenFeature providers send, the token's scope, the bulk answer's ETag, the protocol's error codes, and
 // the evaluations counted in the flags' usage.
-import { createClient } from '../client/index.js';
+import { createClient, type components } from '../client/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
-import { newApiToken, until } from './support/fixtures.js';
+import { envPath, newApiToken, ok, until } from './support/fixtures.js';
 import { flagWith } from './support/frontend.js';
 import { clientAs, userWithSession } from './support/users.js';
 import { uniqueNames } from './support/events.js';
 
 const unique = uniqueNames();
+type OfrepAnswer = components['schemas']['OfrepEvaluation'];
 
 let app: TestApp;
 let clientToken: string;
@@ -223,18 +224,45 @@ describe('every flag at once', () => {
 });
 
 describe('usage', () => {
+  const usageOf = (featureName: string, total: number) =>
+    until(
+      'the evaluations to be counted',
+      async () => (await app.admin.GET('/api/admin/client-metrics/features/{featureName}/raw', { params: { path: { featureName } } })).data!.metrics,
+      (metrics) => metrics.reduce((sum, bucket) => sum + bucket.yes + bucket.no, 0) === total,
+    );
+  const sum = (buckets: { yes: number; no: number }[], field: 'yes' | 'no') => buckets.reduce((total, bucket) => total + bucket[field], 0);
+
   it("counts each evaluation in the flag's usage under the context's appName", async () => {
     const flag = await flagWith(app, unique('usage'), [{ name: 'default', constraints: [{ contextName: 'userId', operator: 'IN', values: ['in'] }] }]);
     await evaluate(flag, { appName: 'checkout', targetingKey: 'in' });
     await evaluate(flag, { appName: 'checkout', targetingKey: 'in' });
     await evaluateAll({ appName: 'checkout', targetingKey: 'out' });
-    const usage = await until(
-      'the evaluations to be counted',
-      async () => (await app.admin.GET('/api/admin/client-metrics/features/{featureName}/raw', { params: { path: { featureName: flag } } })).data!.metrics,
-      (metrics) => metrics.reduce((sum, bucket) => sum + bucket.yes + bucket.no, 0) === 3,
-    );
-    const buckets = usage.filter((bucket) => bucket.appName === 'checkout' && bucket.environment === 'development');
-    expect(buckets.reduce((sum, bucket) => sum + bucket.yes, 0)).toBe(2);
-    expect(buckets.reduce((sum, bucket) => sum + bucket.no, 0)).toBe(1);
+    const buckets = (await usageOf(flag, 3)).filter((bucket) => bucket.appName === 'checkout' && bucket.environment === 'development');
+    expect([sum(buckets, 'yes'), sum(buckets, 'no')]).toEqual([2, 1]);
+  });
+
+  it('counts the variant each evaluation got', async () => {
+    const variants = ['red', 'blue'].map((name) => ({ name, weight: 500, weightType: 'variable', stickiness: 'default' }));
+    const flag = await flagWith(app, unique('usage-variants'), [{ name: 'default' }], { variants });
+    const given: string[] = [];
+    for (let i = 0; i < 8; i++) given.push((await evaluate(flag, { appName: 'variants', targetingKey: `user-${i}` })).variant!);
+    const [bucket] = await usageOf(flag, 8);
+    const expected = Object.fromEntries(['red', 'blue'].map((name) => [name, given.filter((variant) => variant === name).length]).filter(([, n]) => n !== 0));
+    expect(bucket!.variants).toEqual(expected);
+  });
+
+  it('adds up the evaluations given before and after the flag changed', async () => {
+    const flag = await flagWith(app, unique('usage-changed'), [{ name: 'default' }]);
+    const given: OfrepAnswer[] = [];
+    const one = async () => given[given.push(await evaluate(flag, { appName: 'changing' })) - 1]!;
+    const all = async () => given.push((await evaluateAll({ appName: 'changing' })).find((answer) => answer.key === flag)!);
+    await one();
+    await all();
+    await ok(app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/off', { params: { path: envPath(flag) } }));
+    await until('the flag to be off', one, (answer) => answer.reason === 'DISABLED');
+    await all();
+    const buckets = (await usageOf(flag, given.length)).filter((bucket) => bucket.appName === 'changing');
+    expect([sum(buckets, 'yes'), sum(buckets, 'no')]).toEqual([given.filter((answer) => answer.value).length, given.filter((answer) => !answer.value).length]);
+    expect(sum(buckets, 'no')).toBeGreaterThanOrEqual(2);
   });
 });

@@ -30,6 +30,8 @@ export interface CompiledSegment {
 
 export interface CompiledStrategy {
   readonly source: StrategyInput;
+  /** Its place in the flag's strategies. */
+  readonly index: number;
   /** The strategy's own test; null for a strategy that is not built in, which never applies. */
   readonly test: ContextTest | null;
   readonly constraints: readonly CompiledConstraint[];
@@ -50,6 +52,8 @@ export interface CompiledDependency {
 
 export interface CompiledFlag {
   readonly name: string;
+  /** Its place in `CompiledFlags.flags`: per-flag tables of the callers are arrays indexed by it. */
+  readonly index: number;
   readonly source: FeatureInput;
   readonly enabled: boolean;
   readonly impressionData: boolean;
@@ -77,10 +81,11 @@ export function compileFlags(features: readonly FeatureInput[], segments: readon
     const dependencies: CompiledDependency[] = [];
     const flag: CompiledFlag = {
       name: feature.name,
+      index: flags.size,
       source: feature,
       enabled: feature.enabled,
       impressionData: feature.impressionData,
-      strategies: feature.strategies.map((strategy) => compileStrategy(strategy, feature.name, hostname, compiledSegments)),
+      strategies: feature.strategies.map((strategy, index) => compileStrategy(strategy, index, feature.name, hostname, compiledSegments)),
       variants: compileVariants(feature.variants ?? [], feature.name, feature.variants?.[0]?.stickiness),
       dependencies,
     };
@@ -94,13 +99,14 @@ export function compileFlags(features: readonly FeatureInput[], segments: readon
   return { flags, segments: compiledSegments };
 }
 
-function compileStrategy(strategy: StrategyInput, flagName: string, hostname: string, segments: ReadonlyMap<number, CompiledSegment>): CompiledStrategy {
+function compileStrategy(strategy: StrategyInput, index: number, flagName: string, hostname: string, segments: ReadonlyMap<number, CompiledSegment>): CompiledStrategy {
   const parameters = strategy.parameters ?? {};
   const constraints = (strategy.constraints ?? []).map(compileConstraint);
   const linked = (strategy.segments ?? []).map((id) => ({ id, segment: segments.get(id) }));
   const strategyVariants = strategy.variants ?? [];
   return {
     source: strategy,
+    index,
     test: compileStrategyTest(strategy.name, parameters, { flagName, hostname }),
     constraints,
     segments: linked,

@@ -1,7 +1,7 @@
 // An OpenFeature evaluation context read as an Unleash one: `targetingKey` is the user id (over a `userId` key), the Unleash SDK fields keep
 // their names, every other key is a custom property. Numbers and booleans count as their string form; an object or
 // an array cannot be a context value, and null is absent.
-import { randomBytes } from 'node:crypto';
+import { enriched } from '../frontend/context.js';
 import type { EvaluationContext } from '../evaluation/index.js';
 import { OfrepError } from './errors.js';
 
@@ -24,8 +24,5 @@ export function contextFromOfrep(sent: Record<string, unknown> | undefined, call
     else properties[key] = text;
   }
   if (targetingKey !== undefined) context.userId = targetingKey;
-  context.properties = properties;
-  context.remoteAddress ??= callerAddress;
-  context.sessionId ??= randomBytes(18).toString('hex');
-  return context;
+  return enriched(context, properties, callerAddress);
 }

@@ -2,8 +2,7 @@
 // the contract's OfrepEvaluation describes.
 import type { components } from '../../generated/api.js';
 import type { CompiledFlag, CompiledStrategy } from '../evaluation/compile.js';
-import type { EvaluationContext } from '../evaluation/index.js';
-import { decide, variantFor, type Decision } from '../evaluation/evaluate.js';
+import type { Decision } from '../evaluation/evaluate.js';
 import type { EvaluatedVariant } from '../evaluation/variants.js';
 
 export type OfrepEvaluation = components['schemas']['OfrepEvaluation'];
@@ -27,7 +26,7 @@ function reasonOn(strategy: CompiledStrategy): Reason {
   return share !== undefined && Number(parameters?.[share]) < 100 ? 'SPLIT' : 'STATIC';
 }
 
-function reasonOf(flag: CompiledFlag, decision: Decision): Reason {
+export function reasonOf(flag: CompiledFlag, decision: Decision): Reason {
   if (!flag.enabled) return 'DISABLED';
   if (decision === false) return 'DEFAULT';
   return decision === true ? 'STATIC' : reasonOn(decision);
@@ -54,11 +53,6 @@ const hasVariants = (flag: CompiledFlag) => flag.variants !== null || flag.strat
 export interface Outcome {
   variant: Readonly<EvaluatedVariant>;
   reason: Reason;
-}
-
-export function outcomeOf(flag: CompiledFlag, context: EvaluationContext): Outcome {
-  const decision = decide(flag, context);
-  return { variant: variantFor(flag, decision, context), reason: reasonOf(flag, decision) };
 }
 
 /** Whether an answer's reason means the flag is on for the context. */

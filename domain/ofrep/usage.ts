@@ -1,20 +1,24 @@
-// OFREP evaluations counted in the flags' usage, as the SDKs' own reports are: gathered per environment,
-// application and flag with a few increments per answer, and handed to the usage store as reports before each of
-// its flushes (so the last ones at shutdown too).
+// OFREP evaluations counted in the flags' usage, as the SDKs' own reports are: tallied per environment, application
+// and answer (one increment per answer, at the answer's slot), and handed to the usage store as reports before each
+// of its flushes (so the last ones at shutdown too).
 import type { ClientMetricsStore } from '../usage/client-metrics.js';
 
-/** What is counted of one answer. */
+/** What is counted of one answer, and its number in the table of answers it belongs to. */
 export interface CountedAnswer {
+  readonly slot: number;
   readonly key: string;
   readonly enabled: boolean;
   readonly variant?: string | undefined;
 }
 
+/** Answers by their slot: what the indexes of a tally mean. */
+export type AnswerTable = readonly CountedAnswer[];
+
 type Counts = { yes: number; no: number; variants: Record<string, number> };
 
-/** environment → application → flag → counts, since `since`. */
+/** environment → application → answer table → how often each of its answers was given, since `since`. */
 class PendingEvaluations {
-  private counts = new Map<string, Map<string, Map<string, Counts>>>();
+  private tallies = new Map<string, Map<string, Map<AnswerTable, number[]>>>();
   private since = new Date();
   /** The address of the latest caller, for the application's instance. */
   private clientIp = '';
@@ -23,40 +27,49 @@ class PendingEvaluations {
     store.addCollector(() => this.handOver());
   }
 
-  count(environment: string, appName: string, clientIp: string, answers: readonly CountedAnswer[]): void {
+  count(environment: string, appName: string, clientIp: string, table: AnswerTable, answers: readonly CountedAnswer[]): void {
     this.clientIp = clientIp;
-    let byApp = this.counts.get(environment);
-    if (!byApp) this.counts.set(environment, (byApp = new Map()));
-    let toggles = byApp.get(appName);
-    if (!toggles) byApp.set(appName, (toggles = new Map()));
-    for (const answer of answers) {
-      let counts = toggles.get(answer.key);
-      if (!counts) toggles.set(answer.key, (counts = { yes: 0, no: 0, variants: {} }));
-      if (answer.enabled) counts.yes++;
-      else counts.no++;
-      if (answer.variant !== undefined) counts.variants[answer.variant] = (counts.variants[answer.variant] ?? 0) + 1;
-    }
+    let byApp = this.tallies.get(environment);
+    if (!byApp) this.tallies.set(environment, (byApp = new Map()));
+    let byTable = byApp.get(appName);
+    if (!byTable) byApp.set(appName, (byTable = new Map()));
+    let tally = byTable.get(table);
+    if (!tally) byTable.set(table, (tally = []));
+    while (tally.length < table.length) tally.push(0);
+    for (const answer of answers) tally[answer.slot]!++;
   }
 
   private handOver(): void {
     const start = this.since.toISOString();
     this.since = new Date();
     const stop = this.since.toISOString();
-    const counts = this.counts;
-    this.counts = new Map();
-    for (const [environment, byApp] of counts) {
-      for (const [appName, toggles] of byApp) {
-        this.store.report({ appName, instanceId: 'ofrep', sdkVersion: 'ofrep', bucket: { start, stop, toggles: Object.fromEntries(toggles) } }, environment, this.clientIp);
+    const tallies = this.tallies;
+    this.tallies = new Map();
+    for (const [environment, byApp] of tallies) {
+      for (const [appName, byTable] of byApp) {
+        const toggles: Record<string, Counts> = {};
+        for (const [table, tally] of byTable) {
+          tally.forEach((times, slot) => {
+            if (times > 0) add((toggles[table[slot]!.key] ??= { yes: 0, no: 0, variants: {} }), table[slot]!, times);
+          });
+        }
+        this.store.report({ appName, instanceId: 'ofrep', sdkVersion: 'ofrep', bucket: { start, stop, toggles } }, environment, this.clientIp);
       }
     }
   }
 }
 
+function add(counts: Counts, answer: CountedAnswer, times: number): void {
+  if (answer.enabled) counts.yes += times;
+  else counts.no += times;
+  if (answer.variant !== undefined) counts.variants[answer.variant] = (counts.variants[answer.variant] ?? 0) + times;
+}
+
 const pendingOf = new WeakMap<ClientMetricsStore, PendingEvaluations>();
 
-/** Counts the answers one request got. */
-export function countEvaluations(store: ClientMetricsStore, environment: string, appName: string, clientIp: string, answers: readonly CountedAnswer[]): void {
+/** Counts the answers one request got, each from `table`. */
+export function countEvaluations(store: ClientMetricsStore, environment: string, appName: string, clientIp: string, table: AnswerTable, answers: readonly CountedAnswer[]): void {
   let pending = pendingOf.get(store);
   if (!pending) pendingOf.set(store, (pending = new PendingEvaluations(store)));
-  pending.count(environment, appName, clientIp, answers);
+  pending.count(environment, appName, clientIp, table, answers);
 }
