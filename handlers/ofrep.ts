@@ -38,7 +38,7 @@ export const ofrepHandlers = {
     const table = ofrepAnswers(answers);
     const answer = table.of(flag, context);
     countEvaluations(clientMetrics, environmentOf(caller), context.appName ?? DEFAULT_APP_NAME, clientIp, table.written, [answer]);
-    return { status: 200, body: { preSerialized: Buffer.from(answer.json) }, headers: { 'content-type': JSON_TYPE } };
+    return { status: 200, body: { preSerialized: answer.bytes }, headers: { 'content-type': JSON_TYPE } };
   },
 
   async evaluateOfrepFlags({ body, headers }, { caller, clientFeatures, clientMetrics, clientIp }) {

@@ -7,6 +7,8 @@ import type { Snapshot } from '../client-features/snapshot.js';
 import { FragmentList, fragmentOf, type JsonAnswer, type JsonFragment } from './fragments.js';
 import { compileFlags, evaluate, evaluateAll, type CompiledFlags, type EvaluatedVariant, type Evaluation, type EvaluationContext } from '../evaluation/index.js';
 
+const [TOGGLES_OPENING, ARRAY_CLOSING] = [Buffer.from('{"toggles":['), Buffer.from(']}')];
+
 /** Token shapes remembered; past this, the oldest half is forgotten. */
 const MAX_SHAPES = 200;
 
@@ -36,7 +38,7 @@ export class FrontendAnswers {
 
   /** `{toggles}` for the context, as JSON: the flags on for it, in name order. */
   answer(context: EvaluationContext): JsonAnswer {
-    const list = new FragmentList('{"toggles":[', ']}');
+    const list = new FragmentList(TOGGLES_OPENING, ARRAY_CLOSING);
     for (const answer of evaluateAll(this.compiled, context)) if (answer.enabled) list.add(this.toggleJson(answer));
     return list.finish();
   }

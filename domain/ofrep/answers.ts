@@ -18,6 +18,8 @@ interface DecisionAnswers {
   others?: Map<Readonly<EvaluatedVariant>, AnswerFragment>;
 }
 
+const [FLAGS_OPENING, ARRAY_CLOSING] = [Buffer.from('{"flags":['), Buffer.from(']}')];
+
 /** 0 for off, 1 for on without strategies, 2 + its index for the strategy that let the context in. */
 const decisionSlot = (decision: Decision) => (decision === false ? 0 : decision === true ? 1 : 2 + decision.index);
 
@@ -61,7 +63,7 @@ export function ofrepAnswers(answers: FrontendAnswers): OfrepAnswers {
 /** `{flags}` for the context, as JSON with its validator, and the answers to count with the table they are from. */
 export function bulkEvaluation(answers: FrontendAnswers, context: EvaluationContext): JsonAnswer & { table: AnswerFragment[]; counted: AnswerFragment[] } {
   const table = ofrepAnswers(answers);
-  const list = new FragmentList('{"flags":[', ']}');
+  const list = new FragmentList(FLAGS_OPENING, ARRAY_CLOSING);
   const counted: AnswerFragment[] = [];
   for (const flag of answers.compiled.flags.values()) {
     const piece = table.of(flag, context);
