@@ -22,10 +22,11 @@ export async function registerFrontendCors(api: FastifyInstance, origins: readon
     exposedHeaders: ['ETag'],
     maxAge: PREFLIGHT_MAX_AGE_S,
   };
-  // Off by default; each frontend route turns it on in its route configuration, read by the plugin's hook.
+  // Off by default; each frontend route turns it on in its route configuration, read by the plugin's hook. Every
+  // other route says `cors: false`, which the hook reads first: it then skips merging its options per request.
   await api.register(cors, { origin: false, strictPreflight: false, hideOptionsRoute: true });
   api.addHook('onRoute', (route) => {
-    if (isFrontendPath(route.url)) route.config = { ...route.config, cors: frontend } as typeof route.config;
+    route.config = { ...route.config, cors: isFrontendPath(route.url) ? frontend : false } as typeof route.config;
   });
   // A preflight is answered by the plugin's hook; these routes only let the router find it.
   for (const url of [FRONTEND_PATH, `${FRONTEND_PATH}/*`, `${OFREP_PATH}/*`]) api.options(url, { schema: { hide: true } }, (_request, reply) => reply.code(204).send());
