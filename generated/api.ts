@@ -1257,7 +1257,9 @@ export interface paths {
          *     the token's environment and projects, on or off, evaluated for the context as `POST
          *     /ofrep/v1/evaluate/flags/{key}` evaluates one (credentials, context and usage counting alike), in name
          *     order. `ETag` identifies the answer; `If-None-Match` with it gives 304. Browsers may call from the origins
-         *     in `UNLEASH_FRONTEND_API_ORIGINS` (CORS, preflight answered), as for the frontend API.
+         *     in `UNLEASH_FRONTEND_API_ORIGINS` (CORS, preflight answered), as for the frontend API. The answer names no
+         *     `eventStreams` (the server-sent change notification of the protocol's ADR-0008, still a proposal): providers
+         *     find changes by polling with `If-None-Match`.
          */
         post: operations["evaluateOfrepFlags"];
         delete?: never;
