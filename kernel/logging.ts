@@ -27,7 +27,7 @@ export function createLogger(config: AppConfig): Logger {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** This request's logger, bound to its id; absent on routes that log nothing per request. */
+    /** This request's logger, bound to its id: made by the request-logging hook, or by `logOf` at first use. */
     requestLog: Logger | null;
   }
 }
@@ -37,9 +37,10 @@ const startedAt = Symbol('request start');
 /**
  * One line when a request comes in and one when it is answered, with its id, on the routes of this
  * instance. The service's own logging instead of fastify's, so that the SDK poll route, registered
- * outside, pays nothing for it.
+ * outside, pays nothing for it. Below the info level no hook runs at all (the lines would be dropped).
  */
 export function registerRequestLogging(app: FastifyInstance, logger: Logger): void {
+  if (!logger.isLevelEnabled('info')) return;
   app.addHook('onRequest', async (request) => {
     (request as FastifyRequest & { [startedAt]: number })[startedAt] = performance.now();
     request.requestLog = logger.child({ reqId: request.id });
@@ -54,5 +55,5 @@ export function registerRequestLogging(app: FastifyInstance, logger: Logger): vo
   });
 }
 
-/** The logger for what happens while handling `request`. */
-export const logOf = (request: FastifyRequest, fallback: Logger): Logger => request.requestLog ?? fallback;
+/** The logger for what happens while handling `request`, bound to its id (made at first use when no hook made it). */
+export const logOf = (request: FastifyRequest, logger: Logger): Logger => (request.requestLog ??= logger.child({ reqId: request.id }));
