@@ -1,7 +1,7 @@
 // The functions a V8 CPU profile (node --cpu-prof) spent most time in:
 //   node scripts/cpu-profile-top.mjs <file> [rows] [--during <function>]
 // Self time per function and file, and inclusive time for the same rows, as percentages of the samples. With
-// --during, only the samples between the first and the last one whose stack holds that function (a bench phase).
+// --during, only the samples of the busiest stretch in which that function runs (a bench phase).
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 
@@ -26,7 +26,14 @@ let [from, to] = [-Infinity, Infinity];
 if (values.during) {
   const marked = times.filter((_, i) => stackHas(profile.samples[i], values.during));
   if (marked.length === 0) throw new Error(`no sample runs ${values.during}`);
-  [from, to] = [marked[0], marked[marked.length - 1]];
+  // The busiest run of such samples with no gap over a second: the bench phase, not a warm-up call before it.
+  let best = [0, 0];
+  for (let start = 0, i = 1; i <= marked.length; i++) {
+    if (i < marked.length && marked[i] - marked[i - 1] <= 1e6) continue;
+    if (i - start > best[1] - best[0]) best = [start, i];
+    start = i;
+  }
+  [from, to] = [marked[best[0]], marked[best[1] - 1]];
   console.log(`during ${values.during}: ${((to - from) / 1e6).toFixed(1)} s`);
 }
 
