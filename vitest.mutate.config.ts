@@ -58,6 +58,7 @@ const relevant = [
   'tests/state-import.test.ts',
   'tests/state-import-invalid.test.ts',
   'tests/state-import-keep-drop.test.ts',
+  'tests/state-import-v2.test.ts',
 ];
 
 const include = process.env.MUTATE_TESTS ? process.env.MUTATE_TESTS.split(',') : relevant;
