@@ -28,13 +28,12 @@ const COMMA = 0x2c;
 
 /**
  * Joins fragments as the items of one JSON array, between `opening` and `closing`: their bytes copied once into
- * the answer (no string to build and encode per request).
+ * the answer (no string to build and encode per request), their hashes folded in the same pass.
  */
-export class FragmentList {
-  private readonly fragments: JsonFragment[] = [];
+export class FragmentList<Fragment extends JsonFragment = JsonFragment> {
+  /** The fragments added, in order. */
+  readonly items: Fragment[] = [];
   private length: number;
-  private a = 0x811c9dc5;
-  private b = 0x9747b28c;
 
   constructor(
     private readonly opening: Buffer,
@@ -43,25 +42,29 @@ export class FragmentList {
     this.length = opening.length + closing.length;
   }
 
-  add(fragment: JsonFragment): void {
-    this.length += fragment.bytes.length + (this.fragments.length === 0 ? 0 : 1);
-    this.fragments.push(fragment);
-    this.a = Math.imul(this.a ^ fragment.high, 0x01000193);
-    const b = Math.imul(this.b ^ fragment.low, 0x5bd1e995);
-    this.b = b ^ (b >>> 13);
+  add(fragment: Fragment): void {
+    this.length += fragment.bytes.length + (this.items.length === 0 ? 0 : 1);
+    this.items.push(fragment);
   }
 
   finish(): JsonAnswer {
+    const { items, opening, closing } = this;
     const body = Buffer.allocUnsafe(this.length);
-    body.set(this.opening, 0);
-    let at = this.opening.length;
-    for (let i = 0; i < this.fragments.length; i++) {
+    body.set(opening, 0);
+    let at = opening.length;
+    // Folded in locals: 32-bit values kept in fields would be boxed, one allocation per fragment.
+    let a = 0x811c9dc5;
+    let b = 0x9747b28c;
+    for (let i = 0; i < items.length; i++) {
+      const fragment = items[i]!;
       if (i > 0) body[at++] = COMMA;
-      const { bytes } = this.fragments[i]!;
-      body.set(bytes, at);
-      at += bytes.length;
+      body.set(fragment.bytes, at);
+      at += fragment.bytes.length;
+      a = Math.imul(a ^ fragment.high, 0x01000193);
+      const mixed = Math.imul(b ^ fragment.low, 0x5bd1e995);
+      b = mixed ^ (mixed >>> 13);
     }
-    body.set(this.closing, at);
-    return { body, etag: `"${base36(this.a)}${base36(this.b)}-${this.fragments.length.toString(36)}"` };
+    body.set(closing, at);
+    return { body, etag: `"${base36(a)}${base36(b)}-${items.length.toString(36)}"` };
   }
 }

@@ -63,12 +63,7 @@ export function ofrepAnswers(answers: FrontendAnswers): OfrepAnswers {
 /** `{flags}` for the context, as JSON with its validator, and the answers to count with the table they are from. */
 export function bulkEvaluation(answers: FrontendAnswers, context: EvaluationContext): JsonAnswer & { table: AnswerFragment[]; counted: AnswerFragment[] } {
   const table = ofrepAnswers(answers);
-  const list = new FragmentList(FLAGS_OPENING, ARRAY_CLOSING);
-  const counted: AnswerFragment[] = [];
-  for (const flag of answers.compiled.flags.values()) {
-    const piece = table.of(flag, context);
-    list.add(piece);
-    counted.push(piece);
-  }
-  return { ...list.finish(), table: table.written, counted };
+  const list = new FragmentList<AnswerFragment>(FLAGS_OPENING, ARRAY_CLOSING);
+  for (const flag of answers.compiled.flags.values()) list.add(table.of(flag, context));
+  return { ...list.finish(), table: table.written, counted: list.items };
 }
