@@ -96,7 +96,6 @@ export async function importFlags(tx: Db, placed: PlacedFlag[], keep: boolean, c
     if (keep && current.has(item.flag.name)) continue;
     chosen.push({ ...item, flag: { ...item.flag, project: item.flag.project ?? current.get(item.flag.name)?.project ?? 'default' } });
   }
-  const replaced = chosen.filter((item) => current.has(item.flag.name)).map((item) => item.flag.name);
   const started = Date.now();
   let order = 0;
 
