@@ -116,6 +116,44 @@ describe('a document against the instance', () => {
     expect(await refused(v1({ name: unique('flag') }), 'environment=nowhere')).toMatch(/^environment: .*"nowhere"/);
   });
 
+  it('refuses a flag type that does not exist, naming it', async () => {
+    expect(await refused(v2({ name: unique('flag'), project: 'default', type: 'nonexistent' }))).toBe('body.features[1].type: "nonexistent" is not a flag type.');
+  });
+
+  it('refuses an environment listed twice for one flag, naming the second', async () => {
+    const name = unique('flag');
+    const environments = [{ name: 'development', enabled: true }, { name: 'development', enabled: false }];
+    expect(await refused(v2({ name, project: 'default', environments }))).toBe(`body.features[1].environments[1].name: the environment "development" is listed twice for the flag "${name}".`);
+  });
+
+  it("refuses a segment of another project in a flag's strategy, naming it", async () => {
+    const environments = [{ name: 'production', strategies: [{ name: 'default', segments: [9001] }] }];
+    const document = { ...v2({ name: unique('flag'), project: 'default', environments }), segments: [{ id: 9001, name: unique('segment'), project: 'production-only' }] };
+    expect(await refused(document)).toBe('body.features[1].environments[0].strategies[0].segments: the segment 9001 belongs to the project "production-only".');
+  });
+
+  it('refuses a parent that is archived, naming it', async () => {
+    const [parent, child] = [unique('archived-parent'), unique('child')];
+    const features = [{ name: first, project: 'default' }, { name: parent, project: 'default', archivedAt: '2024-01-01T00:00:00.000Z' }, { name: child, project: 'default', dependencies: [{ feature: parent }] }];
+    expect(await refused({ version: 2, features })).toBe(`body.features[2].dependencies[0].feature: the parent flag "${parent}" is archived.`);
+  });
+
+  it('refuses a parent in another project, naming both', async () => {
+    const [parent, child] = [unique('far-parent'), unique('child')];
+    const features = [{ name: first, project: 'default' }, { name: parent, project: 'production-only' }, { name: child, project: 'default', dependencies: [{ feature: parent }] }];
+    expect(await refused({ version: 2, features })).toBe(`body.features[2].dependencies[0].feature: the parent flag "${parent}" is in another project ("production-only").`);
+  });
+
+  it('refuses a project using an environment that does not exist, naming it', async () => {
+    const document = { ...v2({ name: unique('flag'), project: 'default' }), projects: [{ id: unique('project'), name: 'P', environments: ['nowhere'] }] };
+    expect(await refused(document)).toBe('body.projects[0].environments: no environment named "nowhere" exists.');
+  });
+
+  it('refuses a tag of a tag type that does not exist in the tags list, naming it', async () => {
+    const document = { ...v2({ name: unique('flag'), project: 'default' }), tags: [{ type: 'nonexistent', value: 'web' }] };
+    expect(await refused(document)).toBe('body.tags[0].type: no tag type named "nonexistent" exists.');
+  });
+
   it('refuses a segment of a project that does not exist, naming its project', async () => {
     expect(await refused({ ...v2({ name: unique('flag'), project: 'default' }), segments: [{ id: 9000, name: unique('segment'), project: 'nowhere' }] })).toMatch(/^body\.segments\[0\]\.project: /);
   });
