@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createFastify, registerErrorAnswers } from './fastify.js';
 import type { Logger } from 'pino';
 import openapiGlue from 'fastify-openapi-glue';
 import { openDatabase, type Db } from '../db/connect.js';
@@ -16,18 +17,15 @@ import { ClientMetricsStore } from '../domain/usage/client-metrics.js';
 import { registerClientFeaturesRoute } from './client-route.js';
 import { TableStatistics } from '../domain/events/table-statistics.js';
 import { ClientStreams, registerClientStreamingRoute } from '../domain/client-features/stream.js';
-import { answerClientError } from '../kernel/client-errors.js';
 import { routeHandlers } from './handler-adapter.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, integrationConfig, type AppConfig } from '../kernel/config.js';
+import { integrationConfig, type AppConfig } from '../kernel/config.js';
 import type { HandlerContext } from '../domain/handler-context.js';
 import { contract } from '../kernel/contract.js';
 import { registerDocs } from './docs.js';
 import { registerFrontendCors } from '../domain/frontend/cors.js';
 import { ServiceMetrics, registerPrometheus, timeRequests } from '../kernel/prometheus.js';
-import { errorBody, toErrorReply, tooManyRequests } from '../kernel/errors.js';
-import { OFREP_PATH, ofrepErrorBody } from '../domain/ofrep/errors.js';
+import { tooManyRequests } from '../kernel/errors.js';
 import { EventLog, type RecordEvent } from '../domain/events/event-log.js';
-import { httpTimeouts } from './http-timeouts.js';
 import { DeliveryWorker } from '../domain/integrations/delivery-worker.js';
 import { createLogger, logOf, registerRequestLogging } from '../kernel/logging.js';
 import { replicaAnnouncer, startReplicaSync } from '../domain/events/replica-sync.js';
@@ -76,24 +74,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     const events = new EventLog(database.db, announce);
     await events.load();
 
-    const app = Fastify({
-      // Logging is the service's own (registerRequestLogging): fastify's costs every request, SDK polls included.
-      logger: false,
-      requestIdHeader: 'x-request-id',
-      // TRUST_PROXY: only these peers' X-Forwarded-Proto and X-Forwarded-For set request.protocol and request.ip.
-      trustProxy: config.trustProxy ?? false,
-      forceCloseConnections: 'idle',
-      ...httpTimeouts(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
-      // A path parameter as long as the request line Node reads (16 KB; longer is 431): one past the schema's maxLength is
-      // answered by authentication and validation (401, 400 naming it), not by the router's undocumented 414 or 404.
-      routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 16 * 1024 },
-      // What Node's HTTP parser refuses (headers too large, malformed HTTP, too slow) is answered as an Error too.
-      clientErrorHandler: answerClientError,
-      frameworkErrors: (error, _request, reply) => {
-        const { status, body } = toErrorReply(error);
-        (reply as FastifyReply).code(status).type('application/json').send(body);
-      },
-    });
+    const app = createFastify(config);
 
     const tokens = new TokenCache(database.db);
     await tokens.load();
@@ -106,8 +87,9 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     events.onChange(tokens.onChange);
     events.onChange(metrics.onChange);
     events.onChange(clientFeatures.onChange);
-    const streams = new ClientStreams(clientFeatures, logger, config.clientStreamsLimit);
+    const streams = new ClientStreams(logger, config.clientStreamsLimit);
     events.onChange(streams.onChange);
+    tokens.onReload(() => void streams.tokensChanged(async (secret) => (await tokens.find(secret)) !== undefined));
     metrics.countStreams(() => streams.size);
     const stopSync = await startReplicaSync(database, events, instanceId, logger);
     const deliveries = new DeliveryWorker(database.db, integrationConfig(config), logger);
@@ -126,27 +108,15 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       await tokens.stop();
       await database.close();
     });
-    app.decorateRequest('caller', null);
-    app.decorateRequest('operation', null);
-    app.decorateRequest('requestLog', null);
-
-    app.setErrorHandler((error, request, reply) => {
-      const { status, body, internal } = toErrorReply(error);
-      if (internal) logOf(request, logger).error({ err: error }, 'request failed');
-      const answer = request.operation?.path.startsWith(`${OFREP_PATH}/`) ? ofrepErrorBody(error, status, body, (request.params as { key?: string } | undefined)?.key) : body;
-      return reply.code(status).header('x-request-id', request.id).type('application/json').send(answer);
-    });
-    app.setNotFoundHandler((request, reply) => {
-      const path = request.url.split('?')[0];
-      return reply.code(404).header('x-request-id', request.id).send(errorBody('NotFoundError', `The path you were looking for (${path}) is not available.`));
-    });
+    registerErrorAnswers(app, logger);
 
     const services = { db: database.db, config, events, clientFeatures, clientMetrics, operations: handlers };
-    const stopScheduler = startChangeRequestScheduler(database.db, events, { config, events, clientFeatures, clientMetrics, operations: handlers }, logger, config.changeRequestPollMs ?? 1000);
+    const stopScheduler = startChangeRequestScheduler(database.db, events, { config, events, clientFeatures, clientMetrics, requestCounts: clientMetrics, operations: handlers }, logger, config.changeRequestPollMs ?? 1000);
     const context = (request: FastifyRequest): HandlerContext => new RequestContext(services, request, logger);
 
-    registerClientFeaturesRoute(app, tokens, config.authType, handlers.getClientFeatures, context, clientFeatures, metrics);
-    registerClientStreamingRoute(app, streams, clientFeatures, tokens, config.authType);
+    const sourceOf = () => clientFeatures;
+    registerClientFeaturesRoute(app, tokens, config.authType, handlers.getClientFeatures, context, sourceOf, metrics);
+    registerClientStreamingRoute(app, streams, sourceOf, tokens, config.authType);
     // Streams never finish by themselves: at shutdown, SDKs are asked to poll and the streams end.
     app.addHook('preClose', async () => streams.close());
     registerPrometheus(app, metrics);
@@ -196,11 +166,12 @@ class RequestContext implements HandlerContext {
   readonly events: HandlerContext['events'];
   readonly clientFeatures: HandlerContext['clientFeatures'];
   readonly clientMetrics: HandlerContext['clientMetrics'];
+  readonly requestCounts: HandlerContext['requestCounts'];
   readonly operations: HandlerContext['operations'];
   readonly caller: HandlerContext['caller'];
 
   constructor(
-    services: Pick<HandlerContext, 'db' | 'config' | 'events' | 'clientFeatures' | 'clientMetrics' | 'operations'>,
+    services: Pick<HandlerContext, 'db' | 'config' | 'events' | 'clientFeatures' | 'operations'> & { clientMetrics: ClientMetricsStore },
     private readonly request: FastifyRequest,
     private readonly logger: Logger,
   ) {
@@ -209,6 +180,7 @@ class RequestContext implements HandlerContext {
     this.events = services.events;
     this.clientFeatures = services.clientFeatures;
     this.clientMetrics = services.clientMetrics;
+    this.requestCounts = services.clientMetrics;
     this.operations = services.operations;
     this.caller = request.caller!;
   }

@@ -3,13 +3,14 @@ import { operationTable } from '../generated/operations.js';
 import type { Handlers } from '../domain/handler-context.js';
 import { clientQuery, heldEtag } from '../domain/client-features/request-shape.js';
 import { authenticate, authorize } from '../domain/access/auth.js';
-import type { ClientFeatureCache } from '../domain/client-features/cache.js';
+import type { ServedSnapshots } from '../domain/client-features/cache.js';
+import type { Caller } from '../shared/caller.js';
 import type { AuthType } from '../kernel/config.js';
 import type { HandlerContext } from '../domain/handler-context.js';
 import { sendResult, type AnyHandler } from './handler-adapter.js';
 import { toErrorReply } from '../kernel/errors.js';
 import type { ServiceMetrics } from '../kernel/prometheus.js';
-import type { TokenCache } from '../domain/access/token-cache.js';
+import type { TokenLookup } from '../domain/access/tokens.js';
 
 const isEmpty = (query: unknown) => {
   for (const _ in query as object) return false;
@@ -25,11 +26,11 @@ const isEmpty = (query: unknown) => {
  */
 export function registerClientFeaturesRoute(
   app: FastifyInstance,
-  tokens: TokenCache,
+  tokens: TokenLookup,
   authType: AuthType,
   handler: Handlers['getClientFeatures'],
   context: (request: FastifyRequest) => HandlerContext,
-  clientFeatures: ClientFeatureCache,
+  sourceOf: (caller: Caller) => ServedSnapshots,
   metrics: ServiceMetrics,
 ): void {
   const operation = operationTable.getClientFeatures;
@@ -43,7 +44,7 @@ export function registerClientFeaturesRoute(
       request.caller = caller instanceof Promise ? await caller : caller;
       authorize(request.caller, operation.permissions);
       // The common poll: nothing changed since this SDK's last answer. Known before anything is built.
-      const held = isEmpty(request.query) ? heldEtag(request.caller, request.headers, clientFeatures) : undefined;
+      const held = isEmpty(request.query) ? heldEtag(request.caller, request.headers, sourceOf(request.caller)) : undefined;
       if (held !== undefined) {
         status = 304;
         return reply.code(304).header('etag', held).send();

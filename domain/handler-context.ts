@@ -4,8 +4,11 @@ import type { Db } from '../db/connect.js';
 import type { Caller } from '../shared/caller.js';
 import type { EventLog, RecordEvent } from './events/event-log.js';
 import type { AppConfig } from '../kernel/config.js';
-import type { ClientFeatureCache } from './client-features/cache.js';
+import type { ServedSnapshots } from './client-features/cache.js';
 import type { ClientMetricsStore } from './usage/client-metrics.js';
+
+/** Where SDK reports go: the database (ClientMetricsStore), or an edge's upstream (EdgeReports). */
+export type SdkReports = Pick<ClientMetricsStore, 'register' | 'report' | 'addCollector'>;
 
 /** What every handler gets besides its request. */
 export interface HandlerContext {
@@ -14,8 +17,10 @@ export interface HandlerContext {
   log: Logger;
   config: AppConfig;
   events: EventLog;
-  clientFeatures: ClientFeatureCache;
-  clientMetrics: ClientMetricsStore;
+  clientFeatures: ServedSnapshots;
+  clientMetrics: SdkReports;
+  /** The service's request counts per application and endpoint (the usage metrics). */
+  requestCounts: Pick<ClientMetricsStore, 'requestCountsSince'>;
   /** The caller's address, as the connection or a trusted proxy tells. */
   clientIp: string;
   /** Whether cookies the answer sets are Secure: SECURE_COOKIES, or the request came over HTTPS (directly, or as a trusted proxy says). */

@@ -1,6 +1,6 @@
 import type { Handlers } from '../domain/handler-context.js';
 import { clientFeature, visible } from '../domain/client-features/body.js';
-import { ClientFeatureCache } from '../domain/client-features/cache.js';
+import { ServedSnapshots } from '../domain/client-features/cache.js';
 import { contentCoding, ifNoneMatchHolds } from '../domain/client-features/negotiate.js';
 import { deltaEvents, revisionOf } from '../domain/client-features/delta.js';
 import { notFound } from '../kernel/errors.js';
@@ -14,7 +14,7 @@ export const clientHandlers = {
     if (ifNoneMatchHolds(header(headers, 'if-none-match'), served.etag)) return { status: 304, body: undefined, headers: { etag: served.etag } };
     const coding = contentCoding(header(headers, 'accept-encoding'), served.body.length);
     const encoding = coding === 'identity' ? undefined : coding;
-    const body = encoding === 'br' ? ClientFeatureCache.brotli(served) : encoding === 'gzip' ? ClientFeatureCache.gzip(served) : served.body;
+    const body = encoding === 'br' ? ServedSnapshots.brotli(served) : encoding === 'gzip' ? ServedSnapshots.gzip(served) : served.body;
     return {
       status: 200,
       body: { preSerialized: body },

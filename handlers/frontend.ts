@@ -3,7 +3,7 @@
 import type { ReplyOf } from '../generated/handlers.js';
 import type { Handlers } from '../domain/handler-context.js';
 import type { Caller } from '../shared/caller.js';
-import type { ClientFeatureCache } from '../domain/client-features/cache.js';
+import type { ServedSnapshots } from '../domain/client-features/cache.js';
 import { ifNoneMatchHolds } from '../domain/client-features/negotiate.js';
 import { notFound } from '../kernel/errors.js';
 import { frontendFlags, type FrontendAnswers } from '../domain/frontend/compiled.js';
@@ -12,7 +12,7 @@ import type { EvaluationContext } from '../domain/evaluation/index.js';
 import { environmentOf, header, plainShape, type Headers } from '../domain/client-features/request-shape.js';
 
 /** The flags of the token's environment and projects, compiled (its shape worked out once per caller). */
-function answersFor(caller: Caller, cache: ClientFeatureCache): Promise<FrontendAnswers> {
+function answersFor(caller: Caller, cache: ServedSnapshots): Promise<FrontendAnswers> {
   const { shape, key } = plainShape(caller, false);
   return frontendFlags(cache).answers(shape, key);
 }

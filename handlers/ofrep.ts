@@ -3,7 +3,7 @@
 import type { ReplyOf } from '../generated/handlers.js';
 import type { Handlers } from '../domain/handler-context.js';
 import type { Caller } from '../shared/caller.js';
-import type { ClientFeatureCache } from '../domain/client-features/cache.js';
+import type { ServedSnapshots } from '../domain/client-features/cache.js';
 import { ifNoneMatchHolds } from '../domain/client-features/negotiate.js';
 import { environmentOf, header, plainShape, type Headers } from '../domain/client-features/request-shape.js';
 import { frontendFlags, type FrontendAnswers } from '../domain/frontend/compiled.js';
@@ -16,7 +16,7 @@ import { countEvaluations } from '../domain/ofrep/usage.js';
 /** The application an evaluation is counted for, when the context names none. */
 const DEFAULT_APP_NAME = 'openfeature';
 
-function flagsFor(caller: Caller, cache: ClientFeatureCache): Promise<FrontendAnswers> {
+function flagsFor(caller: Caller, cache: ServedSnapshots): Promise<FrontendAnswers> {
   const { shape, key } = plainShape(caller, false);
   return frontendFlags(cache).answers(shape, key);
 }

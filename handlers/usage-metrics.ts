@@ -103,7 +103,7 @@ function matrix(counts: RequestCount[], first: number, last: number): QueryResul
 }
 
 export const usageMetricHandlers = {
-  async getRequestsPerSecond(_request, { config, clientMetrics }) {
+  async getRequestsPerSecond(_request, { config, requestCounts }) {
     const now = Date.now();
     if (config.prometheusApi) {
       const [client, admin] = await Promise.all([
@@ -115,7 +115,7 @@ export const usageMetricHandlers = {
     // The window's 72 buckets, the current one (not over yet) last; each point stamped with its bucket's start.
     const last = bucketOf(now);
     const first = bucketOf(now - WINDOW_MS) + BUCKET_MS;
-    const counts = await clientMetrics.requestCountsSince(new Date(first));
+    const counts = await requestCounts.requestCountsSince(new Date(first));
     return {
       status: 200,
       body: {

@@ -13,7 +13,7 @@ export const redactUrl = (url: string) => url.replace(secretInPath, '$1[redacted
  * cookie, …) redacted at any depth and errors logged without a failed query's SQL or parameters.
  * pino's own `redact` takes fixed paths, so every logged object goes through `redacted` instead.
  */
-export function createLogger(config: AppConfig): Logger {
+export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logStream'>): Logger {
   const options: LoggerOptions = {
     level: config.logLevel,
     formatters: {

@@ -33,7 +33,8 @@ export class ServiceMetrics {
   private totalsAt = 0;
 
   constructor(
-    private readonly db: Db,
+    /** The service's database, for the totals; none on an edge node, which has no totals. */
+    private readonly db: Db | undefined,
     /** Every request on /api/… is also counted here, by application and endpoint group (the usage metrics). */
     readonly requests = new RequestCounts(),
   ) {
@@ -65,6 +66,7 @@ export class ServiceMetrics {
         },
       });
     const metrics = this;
+    if (!db) return;
     total('feature_toggles_total', 'Flags that are not archived.', 'flags');
     total('projects_total', 'Projects.', 'projects');
     total('environments_total', 'Environments.', 'environments');
@@ -129,7 +131,7 @@ export class ServiceMetrics {
   };
 
   private async countTotals(): Promise<Totals> {
-    const rows = (await this.db.execute(sql`select
+    const rows = (await this.db!.execute(sql`select
       (select count(*) from features where archived_at is null)::int as flags,
       (select count(*) from projects)::int as projects,
       (select count(*) from environments)::int as environments,

@@ -6,8 +6,7 @@ import * as t from '../../db/schema.js';
 import { holdsAny, missingPermissionMessage, SDK, systemCaller, type Caller, type PermissionScope, type RequiredPermission } from '../../shared/caller.js';
 import type { AuthType } from '../../kernel/config.js';
 import { forbidden, unauthorized } from '../../kernel/errors.js';
-import type { TokenCache } from './token-cache.js';
-import { anonymousAdmin, callerOfToken, credentialFrom, type TokenRow } from './tokens.js';
+import { anonymousAdmin, callerOfToken, credentialFrom, type TokenLookup, type TokenScope } from './tokens.js';
 import { callerOfUser, PAT_PREFIX, sessionSecretOf, userOfPersonalToken, userOfSession } from './user-auth.js';
 
 export type Operation = (typeof operationTable)[OperationId];
@@ -33,8 +32,9 @@ const stringField = (source: unknown, key: string): string | undefined => {
 /**
  * Authentication in onRequest (401 before anything else is looked at) and the operation's
  * `x-permission` in preValidation, before the content type and the body are checked (403).
+ * Without a database (an edge node), only API tokens authenticate.
  */
-export function registerAuth(app: FastifyInstance, tokens: TokenCache, authType: AuthType, db: Db): void {
+export function registerAuth(app: FastifyInstance, tokens: TokenLookup, authType: AuthType, db: Db | undefined): void {
   app.addHook('onRequest', async (request) => {
     const operation = operationOf(request);
     request.operation = operation;
@@ -52,7 +52,7 @@ export function registerAuth(app: FastifyInstance, tokens: TokenCache, authType:
     if (holdsAny(request.caller, operation.permissions, scope)) return;
     // Paths that name a flag but not its project (tags, archive) are in the flag's project.
     const featureName = stringField(request.params, 'featureName');
-    if (scope.project === undefined && featureName !== undefined) scope.project = await projectOfFeature(db, featureName);
+    if (scope.project === undefined && featureName !== undefined && db) scope.project = await projectOfFeature(db, featureName);
     authorize(request.caller, operation.permissions, scope);
   });
 }
@@ -64,8 +64,9 @@ async function projectOfFeature(db: Db, name: string): Promise<string | undefine
 }
 
 /** On the admin API a user may call too: with a personal access token, or with a session cookie and no token. */
-async function authenticateAdmin(request: FastifyRequest, tokens: TokenCache, authType: AuthType, db: Db): Promise<Caller> {
+async function authenticateAdmin(request: FastifyRequest, tokens: TokenLookup, authType: AuthType, db: Db | undefined): Promise<Caller> {
   const authorization = authorizationOf(request);
+  if (!db) return authenticate(authorization, tokens, authType);
   const credential = credentialFrom(authorization);
   if (credential?.startsWith(PAT_PREFIX)) {
     const user = await userOfPersonalToken(db, credential);
@@ -90,9 +91,9 @@ function authorizationOf(request: FastifyRequest): string | undefined {
   return Array.isArray(apiKey) ? apiKey[0] : apiKey;
 }
 
-const callers = new WeakMap<TokenRow, Caller>();
+const callers = new WeakMap<TokenScope, Caller>();
 
-function callerOf(token: TokenRow): Caller {
+function callerOf(token: TokenScope): Caller {
   let caller = callers.get(token);
   if (!caller) callers.set(token, (caller = callerOfToken(token)));
   return caller;
@@ -102,13 +103,13 @@ function callerOf(token: TokenRow): Caller {
  * Who sent the credential; 401 when there is none or it is not valid (unless AUTH_TYPE is none).
  * A credential seen before is answered at once, without a promise.
  */
-export function authenticate(authorization: string | undefined, tokens: TokenCache, authType: AuthType): Caller | Promise<Caller> {
+export function authenticate(authorization: string | undefined, tokens: TokenLookup, authType: AuthType): Caller | Promise<Caller> {
   const credential = credentialFrom(authorization);
   const known = credential ? tokens.peek(credential) : undefined;
   return known ? callerOf(known) : authenticateSlowly(credential, tokens, authType);
 }
 
-async function authenticateSlowly(credential: string | undefined, tokens: TokenCache, authType: AuthType): Promise<Caller> {
+async function authenticateSlowly(credential: string | undefined, tokens: TokenLookup, authType: AuthType): Promise<Caller> {
   const token = credential ? await tokens.find(credential) : undefined;
   if (token) return callerOf(token);
   if (authType === 'none') return anonymousAdmin;

@@ -2,7 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
 import * as t from '../../db/schema.js';
 import type { Change } from '../events/event-log.js';
-import { hashSecret, type TokenRow } from './tokens.js';
+import { hashSecret, type TokenLookup, type TokenRow } from './tokens.js';
 
 /** How long a credential the database did not know is answered 401 without asking it again. */
 const UNKNOWN_TTL_MS = 5_000;
@@ -14,7 +14,7 @@ const MAX_UNKNOWN = 10_000;
  * remembered as unknown for a few seconds. Which tokens were used is remembered too, and written as their
  * `seen_at` in one statement per flush, not one per request.
  */
-export class TokenCache {
+export class TokenCache implements TokenLookup {
   private byHash = new Map<string, TokenRow>();
   /** Credentials seen recently, so that a known one costs no hashing. */
   private bySecret = new Map<string, TokenRow>();
@@ -23,6 +23,7 @@ export class TokenCache {
   /** Ids of the tokens used since the last flush. */
   private used = new Set<number>();
   private timer: NodeJS.Timeout | undefined;
+  private readonly reloadListeners: (() => void)[] = [];
 
   constructor(private readonly db: Db) {}
 
@@ -63,12 +64,22 @@ export class TokenCache {
     this.unknown.clear();
   }
 
+  /** Called after each reload that a token change caused (streams of revoked tokens are ended then). */
+  onReload(listener: () => void): void {
+    this.reloadListeners.push(listener);
+  }
+
   /** Listener for committed changes: token events make the next lookup wait for a reload. */
   onChange = (change: Change): void => {
     if (change.events !== null && !change.events.some((e) => e.type.startsWith('api-token-'))) return;
-    const reload = this.load().catch(() => {
-      // The database is away: keep answering from the tokens known so far.
-    });
+    const reload = this.load().then(
+      () => {
+        for (const listener of this.reloadListeners) listener();
+      },
+      () => {
+        // The database is away: keep answering from the tokens known so far.
+      },
+    );
     this.reloading = reload;
     void reload.finally(() => {
       if (this.reloading === reload) this.reloading = undefined;

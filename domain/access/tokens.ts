@@ -11,6 +11,15 @@ const ADMIN_TOKEN_USER_ID = -42;
 
 export type TokenRow = typeof t.apiTokens.$inferSelect;
 
+/** What a request's caller is made of: a token's name, kind and scope (a stored row, or what an edge's upstream said). */
+export type TokenScope = Pick<TokenRow, 'tokenName' | 'type' | 'projects' | 'environment'>;
+
+/** Where SDK credentials are looked up: at once when seen before, otherwise after a lookup. */
+export interface TokenLookup {
+  peek(secret: string): TokenScope | undefined;
+  find(secret: string): Promise<TokenScope | undefined>;
+}
+
 export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 /** A fresh secret in Unleash's format: `<project>:<environment>.<56 hex>`, `[]` for several projects. */
@@ -28,7 +37,7 @@ export function credentialFrom(header: string | undefined): string | undefined {
   return value.length > 0 ? value : undefined;
 }
 
-export function callerOfToken(token: TokenRow): Caller {
+export function callerOfToken(token: TokenScope): Caller {
   const kind = token.type;
   return {
     name: token.tokenName,
@@ -51,7 +60,7 @@ export const anonymousAdmin: Caller = {
 };
 
 /** Parses a configured secret `<project>:<environment>.<rest>` into its scope. */
-function scopeOfConfiguredSecret(secret: string, kind: TokenKind) {
+export function scopeOfConfiguredSecret(secret: string, kind: TokenKind) {
   const match = /^([^:]+):([^.]+)\.(.+)$/.exec(secret);
   if (!match) throw new Error(`A configured ${kind} token must look like <project>:<environment>.<secret>`);
   const [, project, environment] = match as unknown as [string, string, string];

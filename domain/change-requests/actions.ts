@@ -154,6 +154,7 @@ export function withinTransaction(context: Omit<HandlerContext, 'db' | 'change'>
     events: context.events,
     clientFeatures: context.clientFeatures,
     clientMetrics: context.clientMetrics,
+    requestCounts: context.requestCounts,
     operations: context.operations,
     clientIp: context.clientIp,
     secureCookies: context.secureCookies,

@@ -12,7 +12,7 @@ export const changesFlag = (event: ChangedEvent): event is ChangedEvent & { feat
 /** Changes remembered: an SDK further behind gets a hydration. */
 const LOG_SIZE = 2000;
 
-interface FlagChange {
+export interface FlagChange {
   /** The projects its events named (a flag moved between projects names both over time). */
   projects: Set<string>;
   /** The environments its events named; null for changes to every environment (metadata, archiving). */
@@ -37,7 +37,6 @@ export class DeltaLog {
   }
 
   record(change: Change, wide: boolean): void {
-    if (change.revision <= this.floor) return;
     let flags: Entry['flags'] = 'all';
     if (change.events !== null && !wide) {
       flags = new Map();
@@ -50,7 +49,13 @@ export class DeltaLog {
         flags.set(event.featureName, found);
       }
     }
-    this.entries.push({ revision: change.revision, flags });
+    this.recordFlags(change.revision, flags);
+  }
+
+  /** The flags a revision changed, or 'all' when its reach is not known flag by flag. */
+  recordFlags(revision: number, flags: Map<string, FlagChange> | 'all'): void {
+    if (revision <= this.floor) return;
+    this.entries.push({ revision, flags });
     if (this.entries.length > LOG_SIZE) this.floor = this.entries.splice(0, this.entries.length - LOG_SIZE).at(-1)!.revision;
   }
 

@@ -3,7 +3,7 @@ import semver from 'semver';
 import type { operations } from '../../generated/api.js';
 import type { Caller } from '../../shared/caller.js';
 import { shapeKey, type Shape } from './body.js';
-import { ClientFeatureCache } from './cache.js';
+import type { ServedSnapshots } from './cache.js';
 import { ifNoneMatchHolds } from './negotiate.js';
 import { ALL } from '../access/tokens.js';
 
@@ -75,7 +75,7 @@ export function shapeOf(caller: Caller, query: ClientQuery, inline: boolean): Sh
  * The ETag an unfiltered poll still holds, when its answer was already served at the current revision; undefined
  * otherwise. What the common 304 costs: no query, no shape, no body.
  */
-export function heldEtag(caller: Caller, headers: Headers, clientFeatures: ClientFeatureCache): string | undefined {
+export function heldEtag(caller: Caller, headers: Headers, clientFeatures: ServedSnapshots): string | undefined {
   const ifNoneMatch = header(headers, 'if-none-match');
   if (!ifNoneMatch) return undefined;
   const served = clientFeatures.peek(plainShape(caller, inlineSegments(headers)).key);

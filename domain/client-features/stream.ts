@@ -9,11 +9,12 @@ import { operationTable } from '../../generated/operations.js';
 import { authenticate, authorize } from '../access/auth.js';
 import { clientQuery, shapeOf } from './request-shape.js';
 import { shapeKey, type Shape } from './body.js';
-import type { ClientFeatureCache } from './cache.js';
+import type { ServedSnapshots } from './cache.js';
 import { deltaEvents, revisionOf, type DeltaEvent } from './delta.js';
 import type { Snapshot } from './snapshot.js';
 import { DEFAULT_CLIENT_STREAMS_LIMIT, type AuthType } from '../../kernel/config.js';
-import type { TokenCache } from '../access/token-cache.js';
+import { credentialFrom, type TokenLookup } from '../access/tokens.js';
+import type { Caller } from '../../shared/caller.js';
 
 /** Well inside the SDK's 60 s read timeout. */
 const HEARTBEAT_MS = 30_000;
@@ -25,7 +26,13 @@ interface Stream {
   socket: Socket;
   /** Whether the body goes out in HTTP/1.1 chunks (not so for an HTTP/1.0 request, whose body ends at the close). */
   chunked: boolean;
+  /** Where its flags come from: the one cache of a service, or the upstream scope of an edge. */
+  source: ServedSnapshots;
   shape: Shape;
+  /** The credential it was opened with: a stream whose token is revoked is ended. */
+  credential: string | undefined;
+  /** Whether an edge node opened it: edges are told when tokens change, so that they check theirs at once. */
+  edge: boolean;
   /** The revision the SDK at the other end holds. */
   revision: number;
 }
@@ -50,6 +57,11 @@ function chunk(body: string): Buffer {
 }
 
 const HEARTBEAT = new Piece(':\n\n');
+/** The event an edge's stream gets when API tokens changed upstream. */
+export const TOKENS_CHANGED_EVENT = 'edge-tokens-changed';
+const TOKENS_CHANGED = new Piece(`event: ${TOKENS_CHANGED_EVENT}\ndata: {}\n\n`);
+/** The request header an edge opens its upstream streams with. */
+export const EDGE_HEADER = 'unleash-edge-instance';
 const POLL_INSTEAD = 'event: fetch-mode\ndata: polling\n\n';
 // Node sets `connection` itself: keep-alive for HTTP/1.1, close for an HTTP/1.0 request whose body ends at the close.
 const HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
@@ -63,7 +75,6 @@ export class ClientStreams {
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(
-    private readonly cache: ClientFeatureCache,
     private readonly log: Logger,
     private readonly maxStreams = DEFAULT_CLIENT_STREAMS_LIMIT,
   ) {
@@ -78,7 +89,7 @@ export class ClientStreams {
   }
 
   /** Starts the stream: a hydration, or what changed since `lastEventId` when this instance still knows it. */
-  async open(response: ServerResponse, shape: Shape, lastEventId: number | undefined): Promise<void> {
+  async open(source: ServedSnapshots, opener: Pick<Stream, 'credential' | 'edge'>, response: ServerResponse, shape: Shape, lastEventId: number | undefined): Promise<void> {
     if (this.streams.size + this.opening >= this.maxStreams) {
       response.writeHead(200, HEADERS);
       response.end(POLL_INSTEAD);
@@ -88,18 +99,18 @@ export class ClientStreams {
     this.opening++;
     let snapshot: Snapshot;
     try {
-      snapshot = await this.cache.current();
+      snapshot = await source.current();
     } finally {
       this.opening--;
     }
     if (response.destroyed) return;
     // Sent now: later events go straight to the socket, and a resumed stream may have nothing to write yet.
     response.writeHead(200, HEADERS).flushHeaders();
-    const events = deltaEvents(snapshot, this.cache.deltas, shape, lastEventId);
+    const events = deltaEvents(snapshot, source.deltas, shape, lastEventId);
     const resumed = lastEventId !== undefined && events[0]?.type !== 'hydration';
     if (!resumed) response.write(text('unleash-connected', snapshot.revision, events));
     else if (events.length > 0) response.write(text('unleash-updated', snapshot.revision, events));
-    const stream = { response, socket: response.socket!, chunked: (response as ServerResponse & { chunkedEncoding: boolean }).chunkedEncoding, shape, revision: snapshot.revision };
+    const stream = { response, socket: response.socket!, chunked: (response as ServerResponse & { chunkedEncoding: boolean }).chunkedEncoding, source, shape, ...opener, revision: snapshot.revision };
     this.streams.add(stream);
     response.on('close', () => this.streams.delete(stream));
   }
@@ -132,24 +143,44 @@ export class ClientStreams {
     do {
       this.again = false;
       if (this.streams.size === 0) return;
-      const snapshot = await this.cache.current();
-      const groups = new Map<string, Stream[]>();
+      const snapshots = new Map<ServedSnapshots, Snapshot>();
+      for (const stream of this.streams) if (!snapshots.has(stream.source)) snapshots.set(stream.source, await stream.source.current());
+      const groups = new Map<ServedSnapshots, Map<string, Stream[]>>();
       for (const stream of this.streams) {
-        if (stream.revision >= snapshot.revision) continue;
+        const snapshot = snapshots.get(stream.source);
+        if (!snapshot || stream.revision >= snapshot.revision) continue;
+        let bySource = groups.get(stream.source);
+        if (!bySource) groups.set(stream.source, (bySource = new Map()));
         const key = `${shapeKey(stream.shape)}\u0000${stream.revision}`;
-        const group = groups.get(key);
+        const group = bySource.get(key);
         if (group) group.push(stream);
-        else groups.set(key, [stream]);
+        else bySource.set(key, [stream]);
       }
-      for (const group of groups.values()) {
-        const events = deltaEvents(snapshot, this.cache.deltas, group[0]!.shape, group[0]!.revision);
-        const data = events.length > 0 ? new Piece(text('unleash-updated', snapshot.revision, events)) : undefined;
-        for (const stream of group) {
-          if (data) this.send(stream, data);
-          stream.revision = snapshot.revision;
+      for (const [source, bySource] of groups) {
+        const snapshot = snapshots.get(source)!;
+        for (const group of bySource.values()) {
+          const events = deltaEvents(snapshot, source.deltas, group[0]!.shape, group[0]!.revision);
+          const data = events.length > 0 ? new Piece(text('unleash-updated', snapshot.revision, events)) : undefined;
+          for (const stream of group) {
+            if (data) this.send(stream, data);
+            stream.revision = snapshot.revision;
+          }
         }
       }
     } while (this.again);
+  }
+
+  /**
+   * After API tokens changed: ends the streams whose token is no longer valid (their SDKs reconnect and are refused),
+   * and tells edges, so that they check the tokens they serve without waiting for their next round.
+   */
+  async tokensChanged(isValid: (credential: string) => Promise<boolean>): Promise<void> {
+    for (const stream of [...this.streams]) {
+      if (stream.credential !== undefined && !(await isValid(stream.credential))) {
+        this.streams.delete(stream);
+        stream.response.end();
+      } else if (stream.edge) this.send(stream, TOKENS_CHANGED);
+    }
   }
 
   /** Asks every SDK to poll instead (the instance is stopping) and ends the streams. */
@@ -160,7 +191,14 @@ export class ClientStreams {
   }
 }
 
-export function registerClientStreamingRoute(app: FastifyInstance, streams: ClientStreams, cache: ClientFeatureCache, tokens: TokenCache, authType: AuthType): void {
+/** The route; `sourceOf` says where a caller's flags come from. */
+export function registerClientStreamingRoute(
+  app: FastifyInstance,
+  streams: ClientStreams,
+  sourceOf: (caller: Caller) => ServedSnapshots,
+  tokens: TokenLookup,
+  authType: AuthType,
+): void {
   const operation = operationTable.getClientStreaming;
   app.get(operation.path, async (request, reply) => {
     const caller = authenticate(request.headers.authorization, tokens, authType);
@@ -168,9 +206,11 @@ export function registerClientStreamingRoute(app: FastifyInstance, streams: Clie
     authorize(request.caller, operation.permissions);
     const shape = shapeOf(request.caller, clientQuery(request.query as Record<string, unknown>), false);
     const lastEventId = request.headers['last-event-id'];
+    const source = sourceOf(request.caller);
     // Read (or fail, as an Error answer) before the stream starts; once it has, the answer is the stream's.
-    await cache.current();
+    await source.current();
     reply.hijack();
-    await streams.open(reply.raw, shape, revisionOf(Array.isArray(lastEventId) ? lastEventId[0] : lastEventId));
+    const opener = { credential: credentialFrom(request.headers.authorization), edge: request.headers[EDGE_HEADER] !== undefined };
+    await streams.open(source, opener, reply.raw, shape, revisionOf(Array.isArray(lastEventId) ? lastEventId[0] : lastEventId));
   });
 }

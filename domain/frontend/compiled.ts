@@ -1,7 +1,7 @@
 // What the frontend API evaluates: the flags a token shape sees, compiled once per snapshot (so once per change),
 // with the JSON of each flag's answer written once per variant. A request then costs one evaluation of every flag
 // and a concatenation; never a database read.
-import type { ClientFeatureCache } from '../client-features/cache.js';
+import type { ServedSnapshots } from '../client-features/cache.js';
 import { clientFeatures, shapeKey, type Shape } from '../client-features/body.js';
 import type { Snapshot } from '../client-features/snapshot.js';
 import { FragmentList, fragmentOf, type JsonAnswer, type JsonFragment } from './fragments.js';
@@ -62,7 +62,7 @@ export class FrontendAnswers {
 export class FrontendFlags {
   private entries = new Map<string, FrontendAnswers>();
 
-  constructor(private readonly cache: ClientFeatureCache) {}
+  constructor(private readonly cache: ServedSnapshots) {}
 
   async answers(shape: Shape, key = shapeKey(shape)): Promise<FrontendAnswers> {
     const snapshot = await this.cache.current();
@@ -76,10 +76,10 @@ export class FrontendFlags {
   }
 }
 
-const perCache = new WeakMap<ClientFeatureCache, FrontendFlags>();
+const perCache = new WeakMap<ServedSnapshots, FrontendFlags>();
 
 /** The frontend flags served from this client-feature cache (one per running app). */
-export function frontendFlags(cache: ClientFeatureCache): FrontendFlags {
+export function frontendFlags(cache: ServedSnapshots): FrontendFlags {
   let flags = perCache.get(cache);
   if (!flags) perCache.set(cache, (flags = new FrontendFlags(cache)));
   return flags;

@@ -1,7 +1,7 @@
 // OFREP evaluations counted in the flags' usage, as the SDKs' own reports are: tallied per environment, application
 // and answer (one increment per answer, at the answer's slot), and handed to the usage store as reports before each
 // of its flushes (so the last ones at shutdown too).
-import type { ClientMetricsStore } from '../usage/client-metrics.js';
+import type { SdkReports } from '../handler-context.js';
 
 /** What is counted of one answer, and its number in the table of answers it belongs to. */
 export interface CountedAnswer {
@@ -23,7 +23,7 @@ class PendingEvaluations {
   /** The address of the latest caller, for the application's instance. */
   private clientIp = '';
 
-  constructor(private readonly store: ClientMetricsStore) {
+  constructor(private readonly store: SdkReports) {
     store.addCollector(() => this.handOver());
   }
 
@@ -65,10 +65,10 @@ function add(counts: Counts, answer: CountedAnswer, times: number): void {
   if (answer.variant !== undefined) counts.variants[answer.variant] = (counts.variants[answer.variant] ?? 0) + times;
 }
 
-const pendingOf = new WeakMap<ClientMetricsStore, PendingEvaluations>();
+const pendingOf = new WeakMap<SdkReports, PendingEvaluations>();
 
 /** Counts the answers one request got, each from `table`. */
-export function countEvaluations(store: ClientMetricsStore, environment: string, appName: string, clientIp: string, table: AnswerTable, answers: readonly CountedAnswer[]): void {
+export function countEvaluations(store: SdkReports, environment: string, appName: string, clientIp: string, table: AnswerTable, answers: readonly CountedAnswer[]): void {
   let pending = pendingOf.get(store);
   if (!pending) pendingOf.set(store, (pending = new PendingEvaluations(store)));
   pending.count(environment, appName, clientIp, table, answers);
