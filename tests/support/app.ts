@@ -93,9 +93,8 @@ export interface TestAppOptions {
   secureCookies?: boolean;
 }
 
-/** Builds and starts the service on this file's database, on a free port. Closed after the file. */
-export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const adminToken = `*:*.test${randomBytes(24).toString('hex')}`;
+/** A log stream whose lines are kept, for tests that read what was logged. */
+export function capturedLogs(): { logs: string[]; logStream: Writable } {
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) {
@@ -103,6 +102,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       done();
     },
   });
+  return { logs, logStream };
+}
+
+/** Builds and starts the service on this file's database, on a free port. Closed after the file. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const adminToken = `*:*.test${randomBytes(24).toString('hex')}`;
+  const { logs, logStream } = capturedLogs();
   const config: AppConfig = {
     port: 0,
     host: '127.0.0.1',
