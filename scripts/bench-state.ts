@@ -12,7 +12,7 @@ export interface StateFigures {
   peakRssMb: number;
 }
 
-function documentOf(flags: number) {
+export function documentOf(flags: number) {
   const teams = Array.from({ length: 20 }, (_, i) => ({ type: 'team', value: `team-${i}` }));
   return {
     version: 2,

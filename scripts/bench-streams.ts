@@ -45,7 +45,7 @@ function startReceiver(base: string, token: string, count: number): Promise<Rece
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 const epochNow = () => performance.timeOrigin + performance.now();
 
-interface Target {
+export interface Target {
   bases: string[];
   pids: number[];
   token: string;
@@ -54,7 +54,7 @@ interface Target {
 }
 
 /** Opens `count` streams spread over the target's servers, makes the change, and times its arrival on each. */
-async function fanOut(target: Target, count: number): Promise<StreamFigures> {
+export async function fanOut(target: Target, count: number): Promise<StreamFigures> {
   const before = await Promise.all(target.pids.map((pid) => rssMb(pid)));
   const workers = Math.max(RECEIVERS, target.bases.length);
   const shares = Array.from({ length: workers }, (_, i) => Math.floor(count / workers) + (i === 0 ? count % workers : 0));

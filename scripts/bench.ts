@@ -5,13 +5,16 @@
 // state import and export of 10,000 flags, and the fan-out of one change to 5,000 SDK streams (on one instance, and
 // on two sharing PostgreSQL), each on fresh services of their own. And the frontend API and OpenFeature's remote
 // evaluation (OFREP, every flag and one flag): every seeded flag evaluated for a different user on each request.
+// And an edge node (the same program with EDGE_UPSTREAM_URL) in front of the service: its client API beside the
+// service's own, one change's arrival on SDK streams held on it, and its RSS, at the seeded flags and at 10,000 imported.
 //
 // Usage: npm run bench [-- --flags 200 --seconds 10 --connections 50 --deliveries 2000 --writes 400 --import-flags 10000 --streams 5000
-//                        --only client,integrations,state,streams,frontend,ofrep]
+//                        --edge-streams 1000 --edge-large-flags 10000 --only client,integrations,state,streams,frontend,ofrep,edge]
 //   With DATABASE_URL set, a throw-away database is created on that server (and dropped after);
 //   otherwise the embedded database is used. Load comes from wrk when installed, else autocannon.
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { measure, type Load, type Measurement } from './bench-load.js';
+import { benchEdge, EDGE_SETTLE_MS, type EdgeLoadFigures } from './bench-edge.js';
 import { benchFrontend } from './bench-frontend.js';
 import { benchOfrep } from './bench-ofrep.js';
 import { benchIntegrations } from './bench-integrations.js';
@@ -28,9 +31,9 @@ const flagCount = option('flags', 200);
 const seconds = option('seconds', 10);
 const connections = option('connections', 50);
 const port = option('port', 4299);
-/** `--only client,streams` runs only those parts (client, integrations, state, streams, frontend, ofrep); all by default. */
+/** `--only client,streams` runs only those parts (client, integrations, state, streams, frontend, ofrep, edge); all by default. */
 const only = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1]!.split(',')) : undefined;
-const runs = (part: 'client' | 'integrations' | 'state' | 'streams' | 'frontend' | 'ofrep') => only === undefined || only.has(part);
+const runs = (part: 'client' | 'integrations' | 'state' | 'streams' | 'frontend' | 'ofrep' | 'edge') => only === undefined || only.has(part);
 const limitPort = port + 1;
 const SETTLE_MS = 10_000;
 /** A page of 50 with a tag filter, sorted by name. */
@@ -87,7 +90,7 @@ async function main() {
   let limit: ChildProcess | undefined;
   try {
     // The integration bench changes the seeded flags.
-    const seedSeconds = runs('client') || runs('integrations') || runs('frontend') || runs('ofrep') ? await seed(api, flagCount) : 0;
+    const seedSeconds = runs('client') || runs('integrations') || runs('frontend') || runs('ofrep') || runs('edge') ? await seed(api, flagCount) : 0;
     if (runs('client')) {
       const { secret: clientToken } = (await api('POST', '/api/admin/api-tokens', { tokenName: 'bench', type: 'client', environment: 'development' })) as { secret: string };
       const features = `${base}/api/client/features`;
@@ -158,6 +161,62 @@ async function main() {
       console.log(row('  limit: bare fastify, same-size Buffer, same POSTs', of.bulkLimit));
       console.log(row('POST /ofrep/v1/evaluate/flags/bench.flag-00000', of.single, of.singleLimit));
       console.log(row('  limit: bare fastify, same-size Buffer, same POSTs', of.singleLimit));
+    }
+
+    if (runs('edge')) {
+      // Before the integration bench too: it toggles one seeded flag off and on again.
+      const edgeStarted = performance.now();
+      const edge = await benchEdge(service, limitPort + 9, {
+        flags: flagCount,
+        flag: 'bench.flag-00000',
+        streams: option('edge-streams', 1000),
+        largeFlags: option('edge-large-flags', 10_000),
+        load: { seconds, connections, tool },
+      });
+      const clientTable = (figures: EdgeLoadFigures) => {
+        console.log('| request | req/s | p50 ms | p99 ms | errors | of the service\'s own |');
+        console.log('|---|---|---|---|---|---|');
+        for (const [answer, viaEdge, own] of [
+          ['full body', figures.edgeFull, figures.serviceFull],
+          ['304', figures.edgeNotModified, figures.serviceNotModified],
+        ] as const) {
+          console.log(row(`GET /api/client/features via the edge (${answer})`, viaEdge, own));
+          console.log(row(`  the service's own (${answer})`, own));
+        }
+      };
+      const { seeded, streams, large } = edge;
+      console.log(`\nedge node: the built service started with EDGE_UPSTREAM_URL=<the bench's service> and one client token in EDGE_TOKENS ` +
+        `(/ready 200 after ${seeded.readySeconds.toFixed(1)} s), ${seeded.flags} seeded flags; the same requests to the service's own client API ` +
+        `in the same run (target: ≥ 90% of it), ${connections} connections, ${seeded.seconds} s per run, load from ${tool}, database: ${service.databaseKind}`);
+      console.log(`client body: ${seeded.edgeBodyBytes} bytes from the edge, ${seeded.serviceBodyBytes} bytes from the service\n`);
+      clientTable(seeded);
+
+      console.log(`\nedge streams: ${streams.count} SSE streams, ${streams.flag} toggled in development through the service's admin API; delay from the ` +
+        `admin API's answer to the unleash-updated event's arrival on each stream (received by two worker threads of one Node process on the same machine):\n`);
+      console.log('| streams held by | change | p50 ms | p99 ms | max ms | received | RSS growth for the streams |');
+      console.log('|---|---|---|---|---|---|---|');
+      for (const [server, change, fan] of [
+        ['the edge', 'off', streams.edgeOff],
+        ['the edge', 'on', streams.edgeOn],
+        ['  the service itself', 'off', streams.serviceOff],
+        ['  the service itself', 'on', streams.serviceOn],
+      ] as const) {
+        console.log(`| ${server} | ${change} | ${fan.p50Ms.toFixed(0)} | ${fan.p99Ms.toFixed(0)} | ${fan.maxMs.toFixed(0)} | ${fan.received} of ${fan.streams} | ${fan.rssGrowthMb.toFixed(0)} MB |`);
+      }
+
+      console.log(`\nedge at ${large.flags} flags: imported into a fresh service (a ${large.documentMb.toFixed(1)} MB version 2 document, ${large.importSeconds.toFixed(1)} s), ` +
+        `an edge in front of it (/ready 200 after ${large.readySeconds.toFixed(1)} s), ${connections} connections, ${large.seconds} s per run`);
+      console.log(`client body: ${large.edgeBodyBytes} bytes from the edge, ${large.serviceBodyBytes} bytes from the service\n`);
+      clientTable(large);
+
+      console.log(`\nedge RSS (idle: after /ready, before any request; as the load ends: right after the edge's last run above):\n`);
+      console.log(`| flags | idle, after /ready | as the load ends | ${EDGE_SETTLE_MS / 1000} s after | peak (VmHWM) |`);
+      console.log('|---|---|---|---|---|');
+      for (const figures of [seeded, large]) {
+        const { idleMb, endMb, settledMb, peakMb } = figures.rss;
+        console.log(`| ${figures.flags} | ${idleMb.toFixed(0)} MB | ${endMb.toFixed(0)} MB | ${settledMb.toFixed(0)} MB | ${peakMb.toFixed(0)} MB |`);
+      }
+      console.log(`\nthe edge part took ${((performance.now() - edgeStarted) / 1000).toFixed(0)} s`);
     }
 
     if (runs('integrations')) {
