@@ -76,7 +76,7 @@ function withWrk(load: Load): Measurement {
   if (folder) rmSync(folder, { recursive: true, force: true });
   const out = result.stdout;
   const latency = (p: number) => {
-    const match = new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s)$`, 'm').exec(out);
+    const match = new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s)[ \t]*$`, 'm').exec(out);
     return match ? toMs(match[1]!, match[2]!) : Number.NaN;
   };
   const nonOk = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
