@@ -18,6 +18,7 @@ import { featureHandlers } from '../handlers/features.js';
 import { flagCreatorHandlers } from '../handlers/flag-creators.js';
 import { frontendHandlers } from '../handlers/frontend.js';
 import { ofrepHandlers } from '../handlers/ofrep.js';
+import { edgeHandlers } from '../handlers/edge.js';
 import { groupHandlers } from '../handlers/groups.js';
 import { healthHandlers } from '../handlers/health.js';
 import { lifecycleHandlers } from '../handlers/lifecycle.js';
@@ -56,6 +57,7 @@ export const handlers = {
   ...clientHandlers,
   ...frontendHandlers,
   ...ofrepHandlers,
+  ...edgeHandlers,
   ...applicationHandlers,
   ...contextFieldHandlers,
   ...featureSearchHandlers,

@@ -1268,6 +1268,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/edge/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Which of these API tokens an Edge may serve SDKs with, and the scope of each
+         * @description What Unleash Edge asks before it serves the SDKs behind it with the tokens they send. Lists, once each and
+         *     in the order first sent, the tokens that are valid now (known, not deleted, not expired) and of kind
+         *     `client` or `frontend`, each as sent, with its kind, its projects (`["*"]` for all) and its environment.
+         *     Admin tokens and personal access tokens are never listed, valid or not: an Edge must not serve them (it keeps
+         *     and forwards the tokens it serves, and these open the admin API). Unknown, deleted and expired tokens are left out
+         *     alike, without saying why. Public, as in Unleash: no credential is needed, since only a caller who holds a
+         *     token's secret learns anything about it. The secrets are looked up by their SHA-256 hash, all in one query,
+         *     and never logged.
+         */
+        post: operations["validateEdgeTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/client/metrics/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unleash Edge (or another relay) reports the registrations and metrics of the SDKs behind it
+         * @description Each entry of `metrics` is counted in its own `environment` exactly as if an SDK of its `appName` had sent it
+         *     to `POST /api/client/metrics` with a token of that environment: the entries of one application, environment
+         *     and hour of `timestamp` become one report whose bucket spans their timestamps, so they add to the same hourly
+         *     counts, `lastSeenAt` and applications (an entry without `timestamp`, or with one outside 2000 … tomorrow,
+         *     counts in the current hour; the same flag twice in one hour is summed). Each of `applications` is registered
+         *     as `POST /api/client/register` registers an SDK instance, in its `environment`; a metrics entry is noted on
+         *     the instance of the same application and environment in `applications`, or on instance `default` when there
+         *     is none. An entry (of `metrics` or `applications`) whose environment the token does not read is ignored
+         *     alone, and the rest still count: a client token counts its own environment's entries, an all-environments
+         *     credential (an admin token) every entry. A body the contract refuses (an entry without `appName`, a negative
+         *     count, …) is refused whole with 400, as `POST /api/client/metrics` refuses a bad toggle.
+         *     Accepted and ignored: `connectVia`, `projects`, `impactMetrics`, and `seenTokens` (this service does not
+         *     reach its token cache from here, so the listed tokens' `seenAt` is not updated; a token Edge itself calls
+         *     with is marked as used as any caller's). Fields not listed are accepted and ignored, as in the SDKs' own
+         *     reports, since Edge forwards what the SDKs said of themselves.
+         */
+        post: operations["reportBulkClientMetrics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/metrics/applications": {
         parameters: {
             query?: never;
@@ -3486,6 +3547,93 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        /** @description What Unleash Edge sends: the registrations and metrics of the SDKs behind it, each entry with its environment; fields not listed are accepted and ignored */
+        BulkMetrics: {
+            /** @description SDK instances that registered with the Edge */
+            applications: components["schemas"]["BulkRegistration"][];
+            /** @description Evaluation counts per flag, application, environment and hour */
+            metrics: components["schemas"]["ClientMetricsEnv"][];
+            /** @description Tokens the SDKs behind the Edge used; accepted and ignored (their `seenAt` is not updated) */
+            seenTokens?: string[];
+            /** @description Custom impact metrics of the SDKs behind the Edge; accepted and ignored */
+            impactMetrics?: Record<string, never>[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One SDK instance as it registered with an Edge: what `POST /api/client/register` takes, with the environment it reads; fields not listed are accepted and ignored */
+        BulkRegistration: {
+            appName: string;
+            /** @description `default` when empty */
+            instanceId: string;
+            /** @description The environment of the SDK's token */
+            environment: string;
+            /** @description The relays (Edge instances) the SDK reached this service through, nearest last; accepted and ignored */
+            connectVia?: ({
+                appName: string;
+                instanceId: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            sdkVersion?: string | null;
+            /**
+             * @description Accepted and ignored
+             * @enum {string|null}
+             */
+            sdkType?: "frontend" | "backend" | null;
+            /** @description How often (ms) the SDK polls; accepted and ignored */
+            interval?: number;
+            started?: components["schemas"]["Timestamp"];
+            /** @description Strategy names the SDK supports */
+            strategies?: string[];
+            /** @description The projects of the SDK's token; accepted and ignored */
+            projects?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description How often the SDKs of one application evaluated one flag in one environment, in the hour starting at `timestamp`; fields not listed are accepted and ignored */
+        ClientMetricsEnv: {
+            featureName: string;
+            appName: string;
+            /** @description The environment of the SDKs' token; counted there */
+            environment: string;
+            /**
+             * Format: date-time
+             * @description When the counts were taken (Unleash: the start of their hour); the current hour when absent
+             */
+            timestamp?: string;
+            /** @description Evaluations to on; 0 when absent */
+            yes?: number;
+            /** @description Evaluations to off; 0 when absent */
+            no?: number;
+            /** @description Evaluations per variant name */
+            variants?: {
+                [key: string]: number;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Secrets of API tokens to check, as SDKs send them in their Authorization header */
+        TokenStringList: {
+            tokens: string[];
+        };
+        /** @description A token an Edge may serve SDKs with: its secret as sent, its kind and its scope. */
+        EdgeToken: {
+            /** @description The secret, as sent */
+            token: string;
+            /**
+             * @description `client` for the client API, `frontend` for the frontend API
+             * @enum {string}
+             */
+            type: "client" | "frontend";
+            /** @description The projects it reads; `["*"]` for all */
+            projects: string[];
+            /** @description The environment it reads */
+            environment: string;
+        };
+        /** @description The tokens sent that an Edge may serve SDKs with, once each, in the order first sent. */
+        ValidatedEdgeTokens: {
+            tokens: components["schemas"]["EdgeToken"][];
         };
         /** @description One running instance of an application in one environment, as its SDK last reported. */
         ApplicationInstance: {
@@ -7462,6 +7610,60 @@ export interface operations {
             403: components["responses"]["OfrepForbidden"];
             413: components["responses"]["OfrepPayloadTooLarge"];
             415: components["responses"]["OfrepUnsupportedMediaType"];
+        };
+    };
+    validateEdgeTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenStringList"];
+            };
+        };
+        responses: {
+            /** @description The tokens an Edge may serve, with their scope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidatedEdgeTokens"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    reportBulkClientMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkMetrics"];
+            };
+        };
+        responses: {
+            /** @description Accepted; written with the next batch */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getApplications: {

@@ -176,6 +176,7 @@ export interface HandlersWith<Context> {
   removeFeatureTag: HandlerWith<'removeFeatureTag', Context>;
   removeProjectGroupRoles: HandlerWith<'removeProjectGroupRoles', Context>;
   removeProjectUserRoles: HandlerWith<'removeProjectUserRoles', Context>;
+  reportBulkClientMetrics: HandlerWith<'reportBulkClientMetrics', Context>;
   reportClientMetrics: HandlerWith<'reportClientMetrics', Context>;
   reportFrontendMetrics: HandlerWith<'reportFrontendMetrics', Context>;
   reviveFeature: HandlerWith<'reviveFeature', Context>;
@@ -212,5 +213,6 @@ export interface HandlersWith<Context> {
   updateTagType: HandlerWith<'updateTagType', Context>;
   updateUser: HandlerWith<'updateUser', Context>;
   validateContextFieldName: HandlerWith<'validateContextFieldName', Context>;
+  validateEdgeTokens: HandlerWith<'validateEdgeTokens', Context>;
   validateSignupToken: HandlerWith<'validateSignupToken', Context>;
 }

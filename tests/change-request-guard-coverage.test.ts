@@ -293,6 +293,8 @@ const classification: Record<string, Classification> = {
   reportClientMetrics: { unguarded: 'an SDK reporting usage; what SDKs get does not depend on it' },
   registerFrontendClient: { unguarded: 'an SDK reporting itself; what SDKs get does not depend on it' },
   reportFrontendMetrics: { unguarded: 'an SDK reporting usage; what SDKs get does not depend on it' },
+  reportBulkClientMetrics: { unguarded: 'an Edge reporting the usage of the SDKs behind it; what SDKs get does not depend on it' },
+  validateEdgeTokens: { unguarded: 'a read of token scopes with the tokens as its body; writes nothing' },
   getFrontendFeaturesWithPost: { unguarded: 'a read with the context as its body; writes nothing' },
   getPlayground: { unguarded: 'an evaluation with the context as its body; writes nothing' },
   getAdvancedPlayground: { unguarded: 'an evaluation with the context as its body; writes nothing' },
