@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import { buildApp } from './app.js';
-import { configFromEnv, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS } from '../kernel/config.js';
+import { buildApp, type BuiltApp } from './app.js';
+import { configFromEnv, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS, type AppConfig } from '../kernel/config.js';
+import { edgeConfigFromEnv } from '../kernel/edge-config.js';
+import { buildEdge } from './edge.js';
 import { startIdleCollection } from './idle-collection.js';
 import { listeningOn } from './listening.js';
 import { uiIsBuilt } from './ui.js';
@@ -25,8 +27,10 @@ function showCreated(url: string, adminToken: string | undefined, admin: { usern
 }
 
 async function main() {
-  const config = configFromEnv();
-  const { app, createdAdminToken, createdAdminPassword, log } = await buildApp(config);
+  const edge = edgeConfigFromEnv();
+  const config = edge ?? configFromEnv();
+  const built = edge ? await buildEdge(edge) : await buildApp(configFromEnv());
+  const { app, log } = built;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -52,8 +56,11 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
   const { bound, url } = listeningOn(app.addresses() as AddressInfo[]);
-  showCreated(url, createdAdminToken, { username: config.defaultAdmin?.username ?? 'admin', password: createdAdminPassword });
-  log.info(`listening at ${bound} (${url})`);
+  if (!edge) {
+    const { createdAdminToken, createdAdminPassword } = built as BuiltApp;
+    showCreated(url, createdAdminToken, { username: (config as AppConfig).defaultAdmin?.username ?? 'admin', password: createdAdminPassword });
+  }
+  log.info(`${edge ? 'edge node ' : ''}listening at ${bound} (${url})`);
   startIdleCollection();
 }
 

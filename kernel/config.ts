@@ -93,15 +93,24 @@ export const environmentVariables = {
   INTEGRATION_RETRY_PERIOD_MS: 'How long a failing integration delivery is retried after its first attempt before it is given up. Default 3600000 (1 hour).',
   INTEGRATION_LEASE_MS: 'How long a replica\'s claim on integration deliveries lasts unless renewed; after a crash, another replica takes its deliveries over after this. Default 10000.',
   INTEGRATION_RETRY_BASE_MS: 'The first retry delay of a failing delivery; each later one doubles it, with jitter, up to 5 minutes. Default 1000.',
+  EDGE_UPSTREAM_URL: 'Starts an edge node instead: no database, serving SDKs from memory what this upstream (this service, another edge, or Unleash) answers. A database variable set with it stops the start.',
+  EDGE_TOKENS: 'Comma-separated client and frontend tokens the edge serves from the start (/ready waits for them); other tokens are checked with the upstream at first use.',
+  EDGE_FRONTEND_TOKENS: 'With EDGE_OFFLINE_FILE only: comma-separated frontend tokens (`<project>:<environment>.<secret>`); EDGE_TOKENS are then the client tokens.',
+  EDGE_SYNC: '`auto` (default: a stream from the upstream when it offers one, polling otherwise), `streaming` or `polling`.',
+  EDGE_POLL_INTERVAL_MS: 'How often the edge polls an upstream without streaming (If-None-Match). Default 10000.',
+  EDGE_TOKEN_REVALIDATE_MS: 'How often the edge checks every token it serves with the upstream; a revoked one stops then. Default 30000.',
+  EDGE_METRICS_INTERVAL_MS: 'How often the edge forwards what its SDKs reported to the upstream in one batch per environment. Default 15000.',
+  EDGE_CACHE_DIR: 'A folder where the edge keeps its last good state; started while the upstream is away, it serves that.',
+  EDGE_OFFLINE_FILE: 'A state export (GET /api/admin/state/export) the edge serves without ever calling an upstream.',
 } as const;
 
-const list = (value: string | undefined) =>
+export const list = (value: string | undefined) =>
   (value ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 
-function port(value: string | undefined): number {
+export function port(value: string | undefined): number {
   if (value === undefined || value === '') return 4242;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`PORT must be a port number, got "${value}"`);
@@ -114,7 +123,7 @@ function authType(value: string | undefined): AuthType {
   throw new Error(`AUTH_TYPE must be open-source or none, got "${value}"`);
 }
 
-function positiveInteger(value: string | undefined, name: string, fallback: number): number {
+export function positiveInteger(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${value}"`);
@@ -123,7 +132,7 @@ function positiveInteger(value: string | undefined, name: string, fallback: numb
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'];
 
-function logLevel(value: string | undefined): string {
+export function logLevel(value: string | undefined): string {
   if (value === undefined || value === '') return 'info';
   const level = value.trim().toLowerCase();
   if (!LOG_LEVELS.includes(level)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
@@ -134,7 +143,7 @@ function logLevel(value: string | undefined): string {
  * The origins browsers may call the frontend API from, as Unleash reads them: `*`, or origins written as browsers
  * send them (`scheme://host[:port]`, no path, no wildcard). Anything else stops the start.
  */
-function origins(value: string | undefined): string[] {
+export function origins(value: string | undefined): string[] {
   const listed = list(value);
   if (listed.length === 0) return ['*'];
   for (const origin of listed) {
@@ -163,7 +172,7 @@ function isProxyAddress(entry: string): boolean {
   return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
 }
 
-function trustProxy(value: string | undefined): boolean | string[] {
+export function trustProxy(value: string | undefined): boolean | string[] {
   const trimmed = value?.trim() ?? '';
   if (trimmed === '' || trimmed === 'false') return false;
   if (trimmed === 'true') return true;
@@ -182,7 +191,7 @@ export const DEFAULT_CLIENT_STREAMS_LIMIT = 10_000;
 /** Unleash's own default is 1 s; requests in flight here get longer to finish their transaction. */
 export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 10_000;
 
-function flag(value: string | undefined, name: string): boolean {
+export function flag(value: string | undefined, name: string): boolean {
   if (value === undefined || value === '' || value === 'false') return false;
   if (value === 'true') return true;
   throw new Error(`${name} must be true or false, got "${value}"`);

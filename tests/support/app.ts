@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import postgres from 'postgres';
+import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { inject } from 'vitest';
 // The client's source: `flag-service/client` resolves to the built copy in dist/ outside TypeScript's own checks.
@@ -93,6 +94,19 @@ export interface TestAppOptions {
   secureCookies?: boolean;
 }
 
+/** Listens on a free port of 127.0.0.1; closed once, by `close` or after the file. */
+export async function listenUntilFileEnds(app: FastifyInstance): Promise<{ url: string; close: () => Promise<void> }> {
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await app.close();
+  };
+  afterFile(close);
+  return { url, close };
+}
+
 /** A log stream whose lines are kept, for tests that read what was logged. */
 export function capturedLogs(): { logs: string[]; logStream: Writable } {
   const logs: string[] = [];
@@ -134,14 +148,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logStream,
   };
   const { app, createdAdminToken, createdAdminPassword, db } = await buildApp(config);
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    await app.close();
-  };
-  afterFile(close);
+  const { url: address, close } = await listenUntilFileEnds(app);
   return {
     url: address,
     adminToken,

@@ -1,0 +1,167 @@
+// An edge node when its upstream goes away and comes back, when it restarts without its upstream, and when the upstream
+// revokes a token: it keeps answering from what it holds, says it is stale, loses no SDK report, and stops revoked tokens.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { request } from 'undici';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './support/app.js';
+import { startEdge, type TestEdge } from './support/edge.js';
+import { uniqueNames } from './support/events.js';
+import { fixtures, newApiToken, ok, sdkMetrics, until } from './support/fixtures.js';
+import { startProxy, type Proxy } from './support/proxy.js';
+
+/** An address nothing listens on: the upstream, stopped. */
+const NOWHERE = 'http://127.0.0.1:9';
+
+const get = async (base: string, path: string, token?: string) => {
+  const response = await request(`${base}${path}`, { headers: token ? { authorization: token } : {} });
+  const text = await response.body.text();
+  return { status: response.statusCode, text, json: text ? JSON.parse(text) : undefined };
+};
+const flagNames = (body: { features: { name: string }[] }) => body.features.map((f) => f.name);
+
+describe('an edge whose upstream stops', () => {
+  let app: TestApp;
+  let proxy: Proxy;
+  let edge: TestEdge;
+  let token: string;
+  let cacheDir: string;
+  const { createFlag, turnOn, usageOf } = fixtures(() => app, uniqueNames());
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    await createFlag('default', 'away.kept');
+    await turnOn('away.kept');
+    token = await newApiToken(app, { type: 'client', environment: 'development' });
+    proxy = await startProxy(app.url);
+    cacheDir = await mkdtemp(path.join(tmpdir(), 'edge-cache-'));
+    edge = await startEdge({ EDGE_UPSTREAM_URL: proxy.url, EDGE_TOKENS: token, EDGE_CACHE_DIR: cacheDir });
+    await until('the edge ready', () => get(edge.url, '/ready'), (r) => r.status === 200);
+  });
+
+  const stopUpstream = () => {
+    proxy.target = NOWHERE;
+    proxy.cut();
+  };
+  const restartUpstream = () => {
+    proxy.target = app.url;
+  };
+
+  it('keeps answering the client API with the flags it held', async () => {
+    const before = await get(edge.url, '/api/client/features', token);
+    stopUpstream();
+    try {
+      const during = await get(edge.url, '/api/client/features', token);
+      expect(during.status).toBe(200);
+      expect(during.json).toEqual(before.json);
+    } finally {
+      restartUpstream();
+    }
+  });
+
+  it('says it is stale in /ready while the upstream is away, and ready again once it returns', async () => {
+    stopUpstream();
+    try {
+      const stale = await until('/ready stale', () => get(edge.url, '/ready'), (r) => r.status === 503, 15_000);
+      expect(stale.json.name).toBe('ServiceUnavailableError');
+      expect(stale.json.message).toMatch(/^Stale: /);
+    } finally {
+      restartUpstream();
+    }
+    await until('/ready again', () => get(edge.url, '/ready'), (r) => r.status === 200, 15_000);
+  });
+
+  it('keeps the SDK reports it took while the upstream was away and delivers them, counted once, after it returns', async () => {
+    stopUpstream();
+    try {
+      const report = await request(`${edge.url}/api/client/metrics`, {
+        method: 'POST',
+        headers: { authorization: token, 'content-type': 'application/json' },
+        body: JSON.stringify(sdkMetrics('edge-away', 'i-1', new Date().toISOString(), { 'away.kept': { yes: 7, no: 2, variants: {} } })),
+      });
+      await report.body.dump();
+      expect(report.statusCode).toBe(202);
+      // Several forwarding rounds fail meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect((await usageOf('away.kept')).metrics).toEqual([]);
+    } finally {
+      restartUpstream();
+    }
+    const usage = await until('the counts upstream', () => usageOf('away.kept'), (u) => u.metrics.length > 0, 15_000);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await usageOf('away.kept')).metrics.map(({ appName, yes, no }) => ({ appName, yes, no }))).toEqual([{ appName: 'edge-away', yes: 7, no: 2 }]);
+    expect(usage.metrics).toHaveLength(1);
+  });
+
+  it('restarted while the upstream is away, serves the flags kept in its cache folder and says so', async () => {
+    const before = await get(edge.url, '/api/client/features', token);
+    await edge.close();
+    stopUpstream();
+    try {
+      const restarted = await startEdge({ EDGE_UPSTREAM_URL: proxy.url, EDGE_TOKENS: token, EDGE_CACHE_DIR: cacheDir });
+      const served = await get(restarted.url, '/api/client/features', token);
+      expect(served.status).toBe(200);
+      expect(flagNames(served.json)).toEqual(flagNames(before.json));
+      expect(served.json).toEqual(before.json);
+      const ready = await get(restarted.url, '/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.json.message).toContain('from cache');
+      expect(restarted.logs.join('\n')).toContain('serving the state kept in EDGE_CACHE_DIR');
+    } finally {
+      restartUpstream();
+    }
+  });
+});
+
+describe('tokens at an edge', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+
+  const revoke = (secret: string) => ok(app.admin.DELETE('/api/admin/api-tokens/{token}', { params: { path: { token: secret } } }));
+
+  it('refuses a token the upstream does not know, as an Error object', async () => {
+    const edge = await startEdge({ EDGE_UPSTREAM_URL: app.url });
+    const answer = await get(edge.url, '/api/client/features', 'default:development.nobody-issued-this');
+    expect(answer.status).toBe(401);
+    expect(answer.json.name).toBe('AuthenticationRequired');
+  });
+
+  it('stops a token revoked upstream at once when the edge follows the upstream by stream', async () => {
+    const token = await newApiToken(app, { type: 'client', environment: 'development' });
+    const edge = await startEdge({ EDGE_UPSTREAM_URL: app.url, EDGE_TOKENS: token, EDGE_TOKEN_REVALIDATE_MS: '600000' });
+    expect((await get(edge.url, '/api/client/features', token)).status).toBe(200);
+    await revoke(token);
+    await until('the token refused at the edge', () => get(edge.url, '/api/client/features', token), (r) => r.status === 401, 3000);
+  });
+
+  it('stops a revoked frontend token at once too: the upstream tells the edge that tokens changed', async () => {
+    const client = await newApiToken(app, { type: 'client', environment: 'development' });
+    const frontend = await newApiToken(app, { type: 'frontend', environment: 'development' });
+    const edge = await startEdge({ EDGE_UPSTREAM_URL: app.url, EDGE_TOKENS: `${client},${frontend}`, EDGE_TOKEN_REVALIDATE_MS: '600000' });
+    expect((await get(edge.url, '/api/frontend', frontend)).status).toBe(200);
+    await revoke(frontend);
+    await until('the frontend token refused at the edge', () => get(edge.url, '/api/frontend', frontend), (r) => r.status === 401, 3000);
+  });
+
+  it('stops a token revoked upstream within its check interval when the edge polls', async () => {
+    const token = await newApiToken(app, { type: 'client', environment: 'development' });
+    const edge = await startEdge({ EDGE_UPSTREAM_URL: app.url, EDGE_TOKENS: token, EDGE_SYNC: 'polling', EDGE_POLL_INTERVAL_MS: '600000', EDGE_TOKEN_REVALIDATE_MS: '1000' });
+    expect((await get(edge.url, '/api/client/features', token)).status).toBe(200);
+    await revoke(token);
+    await until('the token refused at the edge', () => get(edge.url, '/api/client/features', token), (r) => r.status === 401, 5000);
+  });
+
+  it('ends the SDK streams of a revoked token', async () => {
+    const token = await newApiToken(app, { type: 'client', environment: 'development' });
+    const edge = await startEdge({ EDGE_UPSTREAM_URL: app.url, EDGE_TOKENS: token });
+    const stream = await request(`${edge.url}/api/client/streaming`, { headers: { authorization: token } });
+    expect(stream.statusCode).toBe(200);
+    const ended = stream.body.text();
+    await revoke(token);
+    await expect(Promise.race([ended.then(() => 'ended'), new Promise((resolve) => setTimeout(resolve, 3000, 'still open'))])).resolves.toBe('ended');
+  });
+});
