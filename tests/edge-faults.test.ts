@@ -94,6 +94,19 @@ describe('an edge whose upstream stops', () => {
     expect(usage.metrics).toHaveLength(1);
   });
 
+  it('answers 503, not 401, to a token it has never seen while the upstream cannot check it', async () => {
+    const unseen = await newApiToken(app, { type: 'client', environment: 'development' });
+    stopUpstream();
+    try {
+      const answer = await get(edge.url, '/api/client/features', unseen);
+      expect(answer.status).toBe(503);
+      expect(answer.json.name).toBe('ServiceUnavailableError');
+    } finally {
+      restartUpstream();
+    }
+    expect((await get(edge.url, '/api/client/features', unseen)).status).toBe(200);
+  });
+
   it('restarted while the upstream is away, serves the flags kept in its cache folder and says so', async () => {
     const before = await get(edge.url, '/api/client/features', token);
     await edge.close();

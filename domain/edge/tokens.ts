@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import { hashSecret, type TokenLookup, type TokenScope } from '../access/tokens.js';
 import type { EdgeToken, Upstream } from './upstream.js';
+import { serviceUnavailable } from '../../kernel/errors.js';
 
 /** A credential the upstream refused is answered 401 without asking again for this long. */
 const REFUSED_TTL_MS = 5_000;
@@ -22,7 +23,7 @@ export class EdgeTokens implements TokenLookup {
   private readonly known = new Map<string, KnownToken>();
   private readonly refused = new Map<string, number>();
   /** Lookups waiting for the next call to the upstream, gathered so that a burst of new SDKs costs one call. */
-  private batch: Map<string, ((token: KnownToken | undefined) => void)[]> | undefined;
+  private batch: Map<string, { resolve: (token: KnownToken | undefined) => void; reject: (error: Error) => void }[]> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly learnedListeners: ((token: KnownToken) => void)[] = [];
   private readonly revokedListeners: ((token: KnownToken) => void)[] = [];
@@ -76,12 +77,12 @@ export class EdgeTokens implements TokenLookup {
     const known = this.known.get(secret);
     if (known) return known;
     if (!this.upstream || (this.refused.get(secret) ?? 0) > Date.now()) return undefined;
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       if (!this.batch) {
         this.batch = new Map();
         setImmediate(() => void this.checkBatch());
       }
-      this.batch.set(secret, [...(this.batch.get(secret) ?? []), resolve]);
+      this.batch.set(secret, [...(this.batch.get(secret) ?? []), { resolve, reject }]);
     });
   }
 
@@ -95,7 +96,7 @@ export class EdgeTokens implements TokenLookup {
       this.lastCheck = Date.now();
       answered = true;
     } catch (error) {
-      this.log.warn({ err: error }, 'edge: the upstream could not check new tokens; they are refused until it can');
+      this.log.warn({ err: error }, 'edge: the upstream could not check new tokens; they are answered 503 until it can');
     }
     const bySecret = new Map(valid.map((t) => [t.token, scopeOf(t)]));
     for (const [secret, waiting] of batch) {
@@ -107,7 +108,12 @@ export class EdgeTokens implements TokenLookup {
         if (this.refused.size >= MAX_REFUSED) this.refused.clear();
         this.refused.set(secret, Date.now() + REFUSED_TTL_MS);
       }
-      for (const resolve of waiting) resolve(token);
+      // A token the upstream could not be asked about is not refused (401 would tell the SDK its token is wrong): 503.
+      const unchecked = !answered && !token ? serviceUnavailable('This edge cannot check the token with its upstream right now; try again shortly.') : undefined;
+      for (const { resolve, reject } of waiting) {
+        if (unchecked) reject(unchecked);
+        else resolve(token);
+      }
     }
   }
 
