@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import type { components } from '../../generated/api.js';
 import type { SdkReports } from '../handler-context.js';
+import { bucketStop, hourOf } from '../usage/client-metrics.js';
 import type { BulkMetrics, Upstream } from './upstream.js';
 
 type Registration = components['schemas']['ClientRegistration'];
@@ -14,11 +15,6 @@ type MetricsEntry = components['schemas']['ClientMetricsEnv'];
 /** Counts kept (per flag, application, environment and hour) and instances kept, at most, while the upstream is away. */
 export const MAX_PENDING_COUNTS = 100_000;
 export const MAX_PENDING_INSTANCES = 10_000;
-
-const hourOf = (time: string | number) => {
-  const ms = new Date(time).getTime();
-  return new Date(Math.floor((Number.isFinite(ms) ? ms : Date.now()) / 3_600_000) * 3_600_000).toISOString();
-};
 
 export class EdgeReports implements SdkReports {
   private counts = new Map<string, MetricsEntry & { yes: number; no: number; variants: Record<string, number> }>();
@@ -54,7 +50,7 @@ export class EdgeReports implements SdkReports {
 
   report(report: MetricsReport, environment: string): void {
     this.noteInstance({ appName: report.appName, instanceId: report.instanceId || 'default', environment, sdkVersion: report.sdkVersion ?? null });
-    const timestamp = hourOf(report.bucket.stop);
+    const timestamp = hourOf(bucketStop(report.bucket.stop)).toISOString();
     for (const [featureName, toggle] of Object.entries(report.bucket.toggles)) {
       const key = JSON.stringify([featureName, report.appName, environment, timestamp]);
       let count = this.counts.get(key);

@@ -39,7 +39,8 @@ function addCounts(into: Pick<PendingCount, 'yes' | 'no' | 'variants'>, added: P
   for (const [variant, n] of Object.entries(added.variants)) into.variants[variant] = Math.min((into.variants[variant] ?? 0) + n, MAX_COUNT);
 }
 
-const hourOf = (time: Date) => new Date(Math.floor(time.getTime() / 3_600_000) * 3_600_000);
+/** The start of the hour `time` is in: SDK counts are kept per hour. */
+export const hourOf = (time: Date) => new Date(Math.floor(time.getTime() / 3_600_000) * 3_600_000);
 
 const EARLIEST_BUCKET = Date.UTC(2000, 0, 1);
 const DAY_MS = 86_400_000;
@@ -50,7 +51,7 @@ const EXPIRE_REQUESTS_EVERY_MS = 3_600_000;
  * When an SDK's bucket ended; now for a stop that is not a date or lies outside 2000 … tomorrow, since
  * the database would refuse a date out of its range and the count would be lost.
  */
-function bucketStop(stop: string | number): Date {
+export function bucketStop(stop: string | number): Date {
   const time = new Date(stop).getTime();
   return time >= EARLIEST_BUCKET && time <= Date.now() + DAY_MS ? new Date(time) : new Date();
 }
