@@ -48,6 +48,10 @@ export class EdgeScopes {
 
   /** The scope for an environment and projects, made when first needed (a cached state, or a client token's). */
   scope(environment: string, projects: string[] | null): EdgeScope {
+    return this.entry(environment, projects).scope;
+  }
+
+  private entry(environment: string, projects: string[] | null): Entry {
     const key = keyOf(environment, projects);
     let entry = this.entries.get(key);
     if (!entry) {
@@ -57,12 +61,11 @@ export class EdgeScopes {
       });
       this.entries.set(key, (entry = { scope, sync: undefined, credentials: new Set() }));
     }
-    return entry.scope;
+    return entry;
   }
 
   private entryOf(token: KnownToken): Entry {
-    this.scope(token.environment, projectsOf(token.projects));
-    return this.entries.get(keyOf(token.environment, projectsOf(token.projects)))!;
+    return this.entry(token.environment, projectsOf(token.projects));
   }
 
   private learned(token: KnownToken): void {
