@@ -168,7 +168,7 @@ export async function buildEdge(config: EdgeConfig): Promise<BuiltEdge> {
     },
     async validateEdgeTokens({ body }) {
       const found = await Promise.all([...new Set(body.tokens)].map((secret) => tokens.find(secret)));
-      return { status: 200, body: { tokens: found.flatMap((t) => (t ? [{ token: t.secret, type: t.type as 'client' | 'frontend', projects: t.projects, environment: t.environment }] : [])) } };
+      return { status: 200, body: { tokens: found.flatMap((t) => (t ? [{ token: t.secret, type: t.type, projects: t.projects, environment: t.environment }] : [])) } };
     },
   };
 

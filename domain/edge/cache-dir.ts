@@ -4,9 +4,9 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { hashSecret, type TokenScope } from '../access/tokens.js';
+import { hashSecret } from '../access/tokens.js';
 import type { ClientFeatures, EdgeScope } from './scope.js';
-import type { KnownToken } from './tokens.js';
+import type { KnownToken, RememberedToken } from './tokens.js';
 
 const FILE = 'edge-state.json';
 /** Writes follow changes by this much, so that a burst of changes is one write. */
@@ -21,7 +21,7 @@ export interface CachedScope {
 export interface CachedState {
   savedAt: string;
   /** Token scopes by the SHA-256 of the secret. */
-  tokens: Record<string, TokenScope>;
+  tokens: Record<string, RememberedToken>;
   scopes: CachedScope[];
 }
 

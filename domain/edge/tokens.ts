@@ -11,9 +11,13 @@ const MAX_REFUSED = 10_000;
 /** Tokens learned at first use, at most; past this the least recently checked one is forgotten. */
 const MAX_KNOWN = 10_000;
 
-export interface KnownToken extends TokenScope {
+/** A token an edge serves: only client and frontend tokens ever are. */
+export interface KnownToken extends Omit<TokenScope, 'type'> {
+  type: EdgeToken['type'];
   secret: string;
 }
+
+export type RememberedToken = Omit<KnownToken, 'secret'>;
 
 export function scopeOf(token: EdgeToken): KnownToken {
   return { secret: token.token, tokenName: 'edge', type: token.type, projects: token.projects, environment: token.environment };
@@ -30,7 +34,7 @@ export class EdgeTokens implements TokenLookup {
   /** When the upstream last answered a check; 0 when never. */
   lastCheck = 0;
   /** Token scopes by hash from the cache folder: believed while the upstream cannot be asked. */
-  private remembered = new Map<string, TokenScope>();
+  private remembered = new Map<string, RememberedToken>();
 
   constructor(
     private readonly upstream: Upstream | undefined,
@@ -44,7 +48,7 @@ export class EdgeTokens implements TokenLookup {
   }
 
   /** Scopes of tokens served before (the cache folder), used only while the upstream cannot be asked. */
-  remember(byHash: Record<string, TokenScope>): void {
+  remember(byHash: Record<string, RememberedToken>): void {
     this.remembered = new Map(Object.entries(byHash));
   }
 
