@@ -36,6 +36,8 @@ import { tagTypeHandlers } from '../handlers/tag-types.js';
 import { tagHandlers } from '../handlers/tags.js';
 import { usageMetricHandlers } from '../handlers/usage-metrics.js';
 import { userHandlers } from '../handlers/users.js';
+import { releasePlanHandlers } from '../handlers/release-plans.js';
+import { impactMetricHandlers } from '../handlers/impact-metrics.js';
 
 /** One handler per operationId of the contract; a missing or misspelled one fails to compile. */
 export const handlers = {
@@ -76,4 +78,6 @@ export const handlers = {
   ...stateHandlers,
   ...usageMetricHandlers,
   ...changeRequestHandlers,
+  ...releasePlanHandlers,
+  ...impactMetricHandlers,
 } satisfies Handlers;

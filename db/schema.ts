@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  doublePrecision,
   foreignKey,
   index,
   integer,
@@ -209,6 +210,8 @@ export const featureStrategies = pgTable(
     parameters: jsonb('parameters').$type<Schemas['FeatureStrategy']['parameters']>().notNull().default({}),
     constraints: jsonb('constraints').$type<StoredConstraint[]>().notNull().default([]),
     variants: jsonb('variants').$type<Schemas['StrategyVariant'][]>().notNull().default([]),
+    /** The release plan milestone this strategy is served for; null for the flag's own strategies. */
+    milestoneId: text('milestone_id').references(() => releasePlanMilestones.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [index('feature_strategies_feature_env_idx').on(t.featureName, t.environment)],
@@ -650,4 +653,117 @@ export const changeRequestComments = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('change_request_comments_request_idx').on(t.changeRequestId)],
+);
+
+/** Release templates and the plans made of them (Unleash's one table of both, told apart by `discriminator`). */
+export const releasePlanDefinitions = pgTable(
+  'release_plan_definitions',
+  {
+    id: text('id').primaryKey(),
+    discriminator: text('discriminator').$type<'template' | 'plan'>().notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    featureName: text('feature_name').references(() => features.name, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    environment: text('environment').references(() => environments.name, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    templateId: text('template_id'),
+    activeMilestoneId: text('active_milestone_id'),
+    createdByUserId: integer('created_by_user_id').notNull(),
+    createdAt: createdAt(),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('release_plan_templates_name_idx').on(t.name).where(sql`discriminator = 'template'`),
+    uniqueIndex('release_plans_feature_env_idx').on(t.featureName, t.environment).where(sql`discriminator = 'plan'`),
+  ],
+);
+
+export const releasePlanMilestones = pgTable(
+  'release_plan_milestones',
+  {
+    id: text('id').primaryKey(),
+    definitionId: text('definition_id')
+      .notNull()
+      .references(() => releasePlanDefinitions.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    sortOrder: integer('sort_order').notNull(),
+    transitionCondition: jsonb('transition_condition').$type<Schemas['TransitionCondition']>(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    pausedAt: timestamp('paused_at', { withTimezone: true }),
+    progressionExecutedAt: timestamp('progression_executed_at', { withTimezone: true }),
+  },
+  (t) => [index('release_plan_milestones_definition_idx').on(t.definitionId)],
+);
+
+export const releasePlanMilestoneStrategies = pgTable(
+  'release_plan_milestone_strategies',
+  {
+    id: text('id').primaryKey(),
+    milestoneId: text('milestone_id')
+      .notNull()
+      .references(() => releasePlanMilestones.id, { onDelete: 'cascade' }),
+    sortOrder: integer('sort_order').notNull(),
+    title: text('title'),
+    strategyName: text('strategy_name').notNull(),
+    parameters: jsonb('parameters').$type<Schemas['FeatureStrategy']['parameters']>().notNull().default({}),
+    constraints: jsonb('constraints').$type<StoredConstraint[]>().notNull().default([]),
+    variants: jsonb('variants').$type<Schemas['StrategyVariant'][]>().notNull().default([]),
+    segments: jsonb('segments').$type<number[]>().notNull().default([]),
+    disabled: boolean('disabled'),
+  },
+  (t) => [index('release_plan_milestone_strategies_milestone_idx').on(t.milestoneId)],
+);
+
+export const releasePlanSafeguards = pgTable(
+  'release_plan_safeguards',
+  {
+    id: text('id').primaryKey(),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => releasePlanDefinitions.id, { onDelete: 'cascade' }),
+    actionType: text('action_type').$type<Schemas['SafeguardActionType']>().notNull(),
+    triggerCondition: jsonb('trigger_condition').$type<Schemas['SafeguardTriggerCondition']>().notNull(),
+    impactMetric: jsonb('impact_metric').$type<Schemas['SafeguardImpactMetric']>().notNull(),
+    triggeredAt: timestamp('triggered_at', { withTimezone: true }),
+    triggeredValue: doublePrecision('triggered_value'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('release_plan_safeguards_plan_idx').on(t.planId)],
+);
+
+/** Cumulative histogram bucket counts by upper bound (`le` as text, `+Inf` included). */
+export type HistogramBuckets = Record<string, number>;
+
+/** One series of an impact metric (its name and one label set), with its totals since first reported. */
+export const impactMetricSeries = pgTable(
+  'impact_metric_series',
+  {
+    name: text('name').notNull(),
+    labelsKey: text('labels_key').notNull(),
+    type: text('type').$type<'counter' | 'gauge' | 'histogram'>().notNull(),
+    help: text('help').notNull(),
+    labels: jsonb('labels').$type<Record<string, string>>().notNull(),
+    total: doublePrecision('total').notNull().default(0),
+    sum: doublePrecision('sum').notNull().default(0),
+    buckets: jsonb('buckets').$type<HistogramBuckets>(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.labelsKey] })],
+);
+
+/**
+ * One minute of one series, summed across instances and replicas: a counter's increase (`value`), a gauge's latest
+ * value, a histogram's observations (`value` their count, `sum`, `buckets`).
+ */
+export const impactMetricMinutes = pgTable(
+  'impact_metric_minutes',
+  {
+    name: text('name').notNull(),
+    labelsKey: text('labels_key').notNull(),
+    minute: timestamp('minute', { withTimezone: true }).notNull(),
+    value: doublePrecision('value').notNull(),
+    sum: doublePrecision('sum').notNull().default(0),
+    buckets: jsonb('buckets').$type<HistogramBuckets>(),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.labelsKey, t.minute] }), index('impact_metric_minutes_minute_idx').on(t.minute)],
 );

@@ -2475,6 +2475,263 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/release-plan-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every release template, by name */
+        get: operations["getReleasePlanTemplates"];
+        put?: never;
+        /** Create a release template, ordered milestones of strategies a flag can be released through */
+        post: operations["createReleasePlanTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/release-plan-templates/{templateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One release template */
+        get: operations["getReleasePlanTemplate"];
+        /**
+         * Replace a release template's name, description and milestones
+         * @description Plans already made from the template keep their own copy of its milestones.
+         */
+        put: operations["updateReleasePlanTemplate"];
+        post?: never;
+        /**
+         * Delete a release template
+         * @description Plans already made from the template keep their milestones and go on.
+         */
+        delete: operations["deleteReleasePlanTemplate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/release-plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The release plans of a flag, one per environment at most */
+        get: operations["getFeatureReleasePlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a release template to the flag in one environment; no milestone runs until one is started
+         * @description A flag has at most one release plan per environment: a second is refused with 409 `ConflictError`. The plan copies the template's milestones, so later changes to the template do not reach it.
+         */
+        post: operations["addReleasePlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a flag's release plan from one environment
+         * @description The active milestone's strategies stay as the flag's own strategies when `keepStrategies` is true (the default), and are removed otherwise. While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there.
+         */
+        delete: operations["deleteReleasePlan"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/milestones/{milestoneId}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a milestone the active one; its strategies become the plan's strategies on the flag in this environment
+         * @description The previous milestone's strategies are replaced by this one's; the flag's own strategies stay, after the plan's. Starting clears a pause. Automatic progression starts the next milestone the same way when the active one's `transitionCondition.intervalMinutes` have passed. While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there.
+         */
+        post: operations["startReleasePlanMilestone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop the plan's automatic progression; the active milestone's strategies stay
+         * @description Answers 409 `ConflictError` when no milestone is active.
+         */
+        post: operations["pauseReleasePlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused plan, and acknowledge the safeguards that paused it
+         * @description The active milestone's remaining time counts on from where the pause stopped it. Fired safeguards are reset and watch again. Answers 409 `ConflictError` when the plan is not paused.
+         */
+        post: operations["resumeReleasePlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/safeguards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Watch an impact metric while the plan runs, and pause it (or also turn the flag off here) when the condition holds */
+        post: operations["createReleasePlanSafeguard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/safeguards/{safeguardId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a safeguard's metric, condition and action; a fired one is reset */
+        put: operations["updateReleasePlanSafeguard"];
+        post?: never;
+        /** Stop watching a metric for the plan */
+        delete: operations["deleteReleasePlanSafeguard"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/impact-metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The impact metrics applications have reported, with their label names and values */
+        get: operations["getImpactMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/impact-metrics/{metricName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One impact metric over a time range, aggregated per step across the series the labels select
+         * @description Steps: a minute for `hour`, 15 minutes for `day`, an hour for `week`, a day for `month`. Aggregations:
+         *     `rps` (increase per second) and `count`/`sum` (increase) for counters; `last` (the latest value) and `avg` for
+         *     gauges, summed across series; `p50`, `p95`, `p99` (interpolated in the buckets, as Prometheus'
+         *     `histogram_quantile`), `avg` (sum / count), `count` and `sum` of observations for histograms. `value` is the
+         *     aggregation over the whole range: what a safeguard compares with its threshold. The name may carry Unleash's
+         *     prefix (`unleash_counter_`, `unleash_gauge_`, `unleash_histogram_`).
+         */
+        get: operations["getImpactMetricSeries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/impact-metrics/export/prometheus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every impact metric series in Prometheus' text format, to scrape into your own Prometheus
+         * @description Counters and histograms are totals since the series was first reported (monotonic, as Prometheus expects); gauges are the latest value. Names carry Unleash's prefixes: `unleash_counter_<name>`, `unleash_gauge_<name>`, `unleash_histogram_<name>`.
+         */
+        get: operations["getImpactMetricsPrometheus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3545,6 +3802,8 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+            /** @description Custom metrics (`ImpactMetric`), stored per minute by name and labels, with `appName`, `environment` (the token's) and `origin` added; each is checked alone, and one that does not match is dropped without the rest of the report */
+            impactMetrics?: Record<string, never>[];
         } & {
             [key: string]: unknown;
         };
@@ -3556,7 +3815,7 @@ export interface components {
             metrics: components["schemas"]["ClientMetricsEnv"][];
             /** @description Tokens the SDKs behind the Edge used; accepted and ignored (their `seenAt` is not updated) */
             seenTokens?: string[];
-            /** @description Custom impact metrics of the SDKs behind the Edge; accepted and ignored */
+            /** @description Custom impact metrics of the SDKs behind the Edge (`ImpactMetric`), stored as for `POST /api/client/metrics` in the environment of the Edge's token, with `origin` `edge` */
             impactMetrics?: Record<string, never>[];
         } & {
             [key: string]: unknown;
@@ -4343,11 +4602,233 @@ export interface components {
             groupJsonPath?: string;
             addGroupsScope?: boolean;
         };
+        /** @description When the milestone hands over to the next by itself: after `intervalMinutes` (fractions allowed) from its start, not counting time paused. Without one the next milestone waits for a user. */
+        TransitionCondition: {
+            intervalMinutes: number;
+        } | null;
+        /** @description A strategy of a milestone: while the milestone is active, the flag has it in the plan's environment. `strategyName` repeats `name`, as Unleash sends it. */
+        ReleasePlanMilestoneStrategy: {
+            id: string;
+            milestoneId: string;
+            sortOrder: number;
+            title?: string | null;
+            name: string;
+            strategyName: string;
+            parameters: {
+                [key: string]: string;
+            };
+            constraints: components["schemas"]["Constraint"][];
+            variants: components["schemas"]["StrategyVariant"][];
+            segments: number[];
+            disabled?: boolean | null;
+        };
+        /** @description One step of a release template or plan. In a plan, `startedAt` says when it became active (moved on by the time it was paused, when resumed), `pausedAt` that progression is paused at it, `progressionExecutedAt` when it handed over to the next by itself. */
+        ReleasePlanMilestone: {
+            id: string;
+            name: string;
+            sortOrder: number;
+            /** @description The template or plan it belongs to */
+            releasePlanDefinitionId: string;
+            /** Format: date-time */
+            startedAt?: string | null;
+            transitionCondition?: components["schemas"]["TransitionCondition"];
+            /** Format: date-time */
+            progressionExecutedAt?: string | null;
+            /** Format: date-time */
+            pausedAt?: string | null;
+            strategies: components["schemas"]["ReleasePlanMilestoneStrategy"][];
+        };
+        /** @description A named, reusable list of milestones, applied to a flag environment as a release plan. Ids are ULIDs. */
+        ReleasePlanTemplate: {
+            id: string;
+            /** @enum {string} */
+            discriminator: "template";
+            name: string;
+            description?: string | null;
+            /** @description Always null here; every template is available in every project */
+            project?: string | null;
+            createdByUserId: number;
+            /** Format: date-time */
+            createdAt: string;
+            milestones: components["schemas"]["ReleasePlanMilestone"][];
+            /** Format: date-time */
+            archivedAt?: string | null;
+        };
+        /** @description A strategy of a milestone, as for a flag (`CreateFeatureStrategy`); `strategyName` is accepted for `name`, as Unleash's UI sends it. */
+        UpsertReleasePlanMilestoneStrategy: {
+            /** @description An existing strategy definition */
+            name?: string;
+            strategyName?: string;
+            title?: string | null;
+            disabled?: boolean | null;
+            parameters?: components["schemas"]["StrategyParameters"];
+            constraints?: components["schemas"]["Constraint"][];
+            variants?: components["schemas"]["StrategyVariant"][];
+            segments?: number[];
+        } | unknown | unknown;
+        /** @description A release template, whole; milestones run in the order given. */
+        UpsertReleasePlanTemplate: {
+            /** @description Unique among templates */
+            name: string;
+            description?: string | null;
+            milestones: {
+                name: string;
+                transitionCondition?: components["schemas"]["TransitionCondition"];
+                strategies?: components["schemas"]["UpsertReleasePlanMilestoneStrategy"][];
+            }[];
+        };
+        /** @description Which template a new release plan copies. */
+        AddReleasePlan: {
+            /** @description The template whose milestones the plan copies */
+            templateId: string;
+        };
+        /** @description A release template applied to one flag in one environment. The active milestone's strategies are served for the flag there, before the flag's own strategies. */
+        ReleasePlan: {
+            id: string;
+            /** @enum {string} */
+            discriminator: "plan";
+            name: string;
+            description?: string | null;
+            featureName: string;
+            environment: string;
+            createdByUserId: number;
+            /** Format: date-time */
+            createdAt: string;
+            activeMilestoneId?: string | null;
+            milestones: components["schemas"]["ReleasePlanMilestone"][];
+            releasePlanTemplateId: string;
+            safeguards: components["schemas"]["ReleasePlanSafeguard"][];
+        };
+        /**
+         * @description How an impact metric's values are combined over a step or a range (see getImpactMetricSeries).
+         * @enum {string}
+         */
+        ImpactAggregation: "rps" | "count" | "sum" | "avg" | "last" | "p50" | "p95" | "p99";
+        /** @description When a safeguard fires: the watched value above (`>`) or below (`<`) the threshold. */
+        SafeguardTriggerCondition: {
+            /** @enum {string} */
+            operator: ">" | "<";
+            threshold: number;
+        };
+        /** @description What a safeguard watches: the aggregation of the metric over the last `timeRange`, across the series its labels select (see getImpactMetricSeries). */
+        SafeguardImpactMetric: {
+            /** @description Given by the service */
+            id?: string;
+            metricName: string;
+            /** @enum {string} */
+            timeRange: "hour" | "day" | "week" | "month";
+            aggregationMode: components["schemas"]["ImpactAggregation"];
+            labelSelectors: {
+                [key: string]: string[];
+            };
+            /**
+             * @description Only `internal`: the metrics this service stores
+             * @enum {string}
+             */
+            source?: "internal";
+        };
+        /** @description A safeguard, whole: the metric it watches, when it fires, and what it does then (by default it pauses the plan). */
+        UpsertSafeguard: {
+            impactMetric: components["schemas"]["SafeguardImpactMetric"];
+            triggerCondition: components["schemas"]["SafeguardTriggerCondition"];
+            action?: {
+                type: components["schemas"]["SafeguardActionType"];
+            };
+        };
+        /**
+         * @description `pauseReleasePlanProgressions` (the default) pauses the plan; `disableFeatureEnvironment` pauses it and turns the flag off in the plan's environment.
+         * @enum {string}
+         */
+        SafeguardActionType: "pauseReleasePlanProgressions" | "disableFeatureEnvironment";
+        /** @description A safeguard of a release plan. Evaluated every `SAFEGUARD_INTERVAL_MS` (15 s) while a milestone is active and not paused; when the condition holds it fires: the plan is paused (and the flag turned off when the action says so), `triggeredAt` and `triggeredValue` are set and a `safeguard-triggered` event is recorded. Resuming the plan resets it. */
+        ReleasePlanSafeguard: {
+            id: string;
+            action: {
+                type: components["schemas"]["SafeguardActionType"];
+                /** @description The release plan */
+                id: string;
+            };
+            triggerCondition: components["schemas"]["SafeguardTriggerCondition"];
+            impactMetric: components["schemas"]["SafeguardImpactMetric"];
+            /**
+             * Format: date-time
+             * @description When it fired; null while it watches
+             */
+            triggeredAt?: string | null;
+            /** @description The metric's value when it fired */
+            triggeredValue?: number | null;
+        };
+        /** @description One labelled value of a counter (the increase since the SDK's last report) or gauge (the current value). */
+        ImpactMetricSample: {
+            value: number;
+            labels?: components["schemas"]["ImpactMetricLabels"];
+        };
+        /** @description Labels of a sample, by name; `appName`, `environment` and `origin` are set by the service. */
+        ImpactMetricLabels: {
+            [key: string]: string | number;
+        };
+        /** @description One labelled histogram: observations since the SDK's last report, `buckets` cumulative as in Prometheus (`le` `+Inf` holds `count`). */
+        ImpactHistogramSample: {
+            count: number;
+            sum: number;
+            buckets: {
+                le: number | "+Inf";
+                count: number;
+            }[];
+            labels?: components["schemas"]["ImpactMetricLabels"];
+        };
+        /** @description A custom metric as Unleash SDKs report it (`impactMetrics` of a metrics report). Each is checked alone: one that does not match is dropped (and logged) and the rest of the report kept. */
+        ImpactMetric: {
+            name: string;
+            help: string;
+            /** @enum {string} */
+            type: "counter" | "gauge" | "histogram";
+            samples: unknown[];
+        } & ({
+            /** @enum {unknown} */
+            type?: "counter" | "gauge";
+            samples?: unknown;
+        } | {
+            /** @enum {unknown} */
+            type?: "histogram";
+            samples?: unknown;
+        });
+        /** @description An impact metric as stored, with the label names and values of its series. */
+        ImpactMetricInfo: {
+            name: string;
+            /** @enum {string} */
+            type: "counter" | "gauge" | "histogram";
+            help: string;
+            /** @description How many label sets it has */
+            series: number;
+            /** @description Each label name with the values seen */
+            labels: {
+                [key: string]: string[];
+            };
+        };
+        /** @description An impact metric aggregated per step over a time range. */
+        ImpactMetricSeries: {
+            /** @description The name as reported */
+            metricName: string;
+            /** @enum {string} */
+            type: "counter" | "gauge" | "histogram";
+            aggregationMode: components["schemas"]["ImpactAggregation"];
+            /** Format: date-time */
+            start: string;
+            /** Format: date-time */
+            end: string;
+            /** @description Seconds per point */
+            step: number;
+            /** @description The aggregation over the whole range; null without data */
+            value: number | null;
+            /** @description [seconds since 1970 at the step's start, value or null without data], oldest first */
+            data: (number | null)[][];
+        };
         /**
          * @description What an event records, in Unleash's names: the one list of event types, both of what the service records and of what an integration may subscribe to.
          * @enum {string}
          */
-        EventType: "application-created" | "feature-created" | "feature-deleted" | "feature-updated" | "feature-metadata-updated" | "feature-variants-updated" | "feature-environment-variants-updated" | "feature-project-change" | "feature-archived" | "feature-revived" | "feature-import" | "feature-tagged" | "feature-tag-import" | "feature-strategy-update" | "feature-strategy-add" | "feature-strategy-remove" | "feature-type-updated" | "feature-completed" | "feature-uncompleted" | "strategy-order-changed" | "drop-feature-tags" | "feature-untagged" | "feature-stale-on" | "feature-stale-off" | "drop-features" | "feature-environment-enabled" | "feature-environment-disabled" | "strategy-created" | "strategy-deleted" | "strategy-deprecated" | "strategy-reactivated" | "strategy-updated" | "strategy-import" | "drop-strategies" | "context-field-created" | "context-field-updated" | "context-field-deleted" | "project-access-added" | "project-access-user-roles-updated" | "project-access-group-roles-updated" | "project-access-user-roles-deleted" | "project-access-group-roles-deleted" | "project-access-updated" | "project-created" | "project-updated" | "project-deleted" | "project-archived" | "project-revived" | "project-import" | "project-user-added" | "project-user-removed" | "project-user-role-changed" | "project-group-role-changed" | "project-group-added" | "project-group-removed" | "role-created" | "role-updated" | "role-deleted" | "drop-projects" | "tag-created" | "tag-deleted" | "tag-import" | "drop-tags" | "tag-type-created" | "tag-type-deleted" | "tag-type-updated" | "tag-type-import" | "drop-tag-types" | "addon-config-created" | "addon-config-updated" | "addon-config-deleted" | "db-pool-update" | "user-created" | "user-updated" | "user-deleted" | "drop-environments" | "environment-import" | "environment-created" | "environment-updated" | "environment-deleted" | "segment-created" | "segment-updated" | "segment-deleted" | "group-created" | "group-updated" | "group-deleted" | "group-user-added" | "group-user-removed" | "setting-created" | "setting-updated" | "setting-deleted" | "client-metrics" | "client-register" | "pat-created" | "pat-deleted" | "public-signup-token-created" | "public-signup-token-user-added" | "public-signup-token-updated" | "change-request-created" | "change-request-discarded" | "change-added" | "change-discarded" | "change-edited" | "change-request-rejected" | "change-request-approved" | "change-request-approval-added" | "change-request-cancelled" | "change-request-sent-to-review" | "change-request-schedule-suspended" | "change-request-applied" | "change-request-scheduled" | "change-request-scheduled-application-success" | "change-request-scheduled-application-failure" | "change-request-configuration-updated" | "api-token-created" | "api-token-updated" | "api-token-deleted" | "feature-favorited" | "feature-unfavorited" | "project-favorited" | "project-unfavorited" | "features-exported" | "features-imported" | "service-account-created" | "service-account-deleted" | "service-account-updated" | "feature-potentially-stale-on" | "feature-dependency-added" | "feature-dependency-removed" | "feature-dependencies-removed" | "banner-created" | "banner-updated" | "banner-deleted" | "project-environment-added" | "project-environment-removed" | "default-strategy-updated" | "segment-import" | "signal-endpoint-created" | "signal-endpoint-updated" | "signal-endpoint-deleted" | "signal-endpoint-token-created" | "signal-endpoint-token-updated" | "signal-endpoint-token-deleted" | "actions-created" | "actions-updated" | "actions-deleted";
+        EventType: "application-created" | "feature-created" | "feature-deleted" | "feature-updated" | "feature-metadata-updated" | "feature-variants-updated" | "feature-environment-variants-updated" | "feature-project-change" | "feature-archived" | "feature-revived" | "feature-import" | "feature-tagged" | "feature-tag-import" | "feature-strategy-update" | "feature-strategy-add" | "feature-strategy-remove" | "feature-type-updated" | "feature-completed" | "feature-uncompleted" | "strategy-order-changed" | "drop-feature-tags" | "feature-untagged" | "feature-stale-on" | "feature-stale-off" | "drop-features" | "feature-environment-enabled" | "feature-environment-disabled" | "strategy-created" | "strategy-deleted" | "strategy-deprecated" | "strategy-reactivated" | "strategy-updated" | "strategy-import" | "drop-strategies" | "context-field-created" | "context-field-updated" | "context-field-deleted" | "project-access-added" | "project-access-user-roles-updated" | "project-access-group-roles-updated" | "project-access-user-roles-deleted" | "project-access-group-roles-deleted" | "project-access-updated" | "project-created" | "project-updated" | "project-deleted" | "project-archived" | "project-revived" | "project-import" | "project-user-added" | "project-user-removed" | "project-user-role-changed" | "project-group-role-changed" | "project-group-added" | "project-group-removed" | "role-created" | "role-updated" | "role-deleted" | "drop-projects" | "tag-created" | "tag-deleted" | "tag-import" | "drop-tags" | "tag-type-created" | "tag-type-deleted" | "tag-type-updated" | "tag-type-import" | "drop-tag-types" | "addon-config-created" | "addon-config-updated" | "addon-config-deleted" | "db-pool-update" | "user-created" | "user-updated" | "user-deleted" | "drop-environments" | "environment-import" | "environment-created" | "environment-updated" | "environment-deleted" | "segment-created" | "segment-updated" | "segment-deleted" | "group-created" | "group-updated" | "group-deleted" | "group-user-added" | "group-user-removed" | "setting-created" | "setting-updated" | "setting-deleted" | "client-metrics" | "client-register" | "pat-created" | "pat-deleted" | "public-signup-token-created" | "public-signup-token-user-added" | "public-signup-token-updated" | "change-request-created" | "change-request-discarded" | "change-added" | "change-discarded" | "change-edited" | "change-request-rejected" | "change-request-approved" | "change-request-approval-added" | "change-request-cancelled" | "change-request-sent-to-review" | "change-request-schedule-suspended" | "change-request-applied" | "change-request-scheduled" | "change-request-scheduled-application-success" | "change-request-scheduled-application-failure" | "change-request-configuration-updated" | "api-token-created" | "api-token-updated" | "api-token-deleted" | "feature-favorited" | "feature-unfavorited" | "project-favorited" | "project-unfavorited" | "features-exported" | "features-imported" | "service-account-created" | "service-account-deleted" | "service-account-updated" | "feature-potentially-stale-on" | "feature-dependency-added" | "feature-dependency-removed" | "feature-dependencies-removed" | "banner-created" | "banner-updated" | "banner-deleted" | "project-environment-added" | "project-environment-removed" | "default-strategy-updated" | "segment-import" | "signal-endpoint-created" | "signal-endpoint-updated" | "signal-endpoint-deleted" | "signal-endpoint-token-created" | "signal-endpoint-token-updated" | "signal-endpoint-token-deleted" | "actions-created" | "actions-updated" | "actions-deleted" | "release-plan-template-created" | "release-plan-template-updated" | "release-plan-template-deleted" | "release-plan-added" | "release-plan-removed" | "release-plan-milestone-started" | "release-plan-progressions-paused" | "release-plan-progressions-resumed" | "safeguard-changed" | "safeguard-deleted" | "safeguard-triggered";
         /** @description Provider-specific settings by name (see the provider's `parameters`). Values are stored as strings; sensitive ones are answered as `*****`, and `*****` sent on update keeps the stored value. */
         AddonParameters: {
             [key: string]: string | number | boolean;
@@ -4894,6 +5375,10 @@ export interface components {
         Environment: string;
         FeatureName: string;
         StrategyId: string;
+        TemplateId: string;
+        PlanId: string;
+        MilestoneId: string;
+        SafeguardId: string;
         SegmentId: number;
         StrategyName: string;
         ContextFieldName: string;
@@ -9983,6 +10468,502 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getReleasePlanTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The templates */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleasePlanTemplate"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createReleasePlanTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpsertReleasePlanTemplate"];
+            };
+        };
+        responses: {
+            /** @description The template was created */
+            201: {
+                headers: {
+                    /** @description Address of the new template */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleasePlanTemplate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getReleasePlanTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: components["parameters"]["TemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleasePlanTemplate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateReleasePlanTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: components["parameters"]["TemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpsertReleasePlanTemplate"];
+            };
+        };
+        responses: {
+            /** @description The template as it now is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleasePlanTemplate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteReleasePlanTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: components["parameters"]["TemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template was deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getFeatureReleasePlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                featureName: components["parameters"]["FeatureName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plans, by environment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleasePlan"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    addReleasePlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                featureName: components["parameters"]["FeatureName"];
+                environment: components["parameters"]["Environment"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddReleasePlan"];
+            };
+        };
+        responses: {
+            /** @description The plan */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleasePlan"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteReleasePlan: {
+        parameters: {
+            query?: {
+                /** @description Keep the active milestone's strategies on the flag (default true) */
+                keepStrategies?: boolean;
+            };
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                featureName: components["parameters"]["FeatureName"];
+                environment: components["parameters"]["Environment"];
+                planId: components["parameters"]["PlanId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan was removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    startReleasePlanMilestone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                featureName: components["parameters"]["FeatureName"];
+                environment: components["parameters"]["Environment"];
+                planId: components["parameters"]["PlanId"];
+                milestoneId: components["parameters"]["MilestoneId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan as it now is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleasePlan"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    pauseReleasePlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                featureName: components["parameters"]["FeatureName"];
+                environment: components["parameters"]["Environment"];
+                planId: components["parameters"]["PlanId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan as it now is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleasePlan"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    resumeReleasePlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                featureName: components["parameters"]["FeatureName"];
+                environment: components["parameters"]["Environment"];
+                planId: components["parameters"]["PlanId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan as it now is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleasePlan"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    createReleasePlanSafeguard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                featureName: components["parameters"]["FeatureName"];
+                environment: components["parameters"]["Environment"];
+                planId: components["parameters"]["PlanId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpsertSafeguard"];
+            };
+        };
+        responses: {
+            /** @description The safeguard */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleasePlanSafeguard"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    updateReleasePlanSafeguard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                featureName: components["parameters"]["FeatureName"];
+                environment: components["parameters"]["Environment"];
+                planId: components["parameters"]["PlanId"];
+                safeguardId: components["parameters"]["SafeguardId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpsertSafeguard"];
+            };
+        };
+        responses: {
+            /** @description The safeguard as it now is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleasePlanSafeguard"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteReleasePlanSafeguard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                featureName: components["parameters"]["FeatureName"];
+                environment: components["parameters"]["Environment"];
+                planId: components["parameters"]["PlanId"];
+                safeguardId: components["parameters"]["SafeguardId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The safeguard was deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getImpactMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics, by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImpactMetricInfo"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getImpactMetricSeries: {
+        parameters: {
+            query?: {
+                range?: "hour" | "day" | "week" | "month";
+                /** @description Default: `rps` for counters, `last` for gauges, `p95` for histograms */
+                aggregationMode?: components["schemas"]["ImpactAggregation"];
+                /** @description Label selectors as a JSON object of arrays, e.g. `{"appName":["shop"]}`: a series is chosen when each named label has one of the values */
+                labels?: string;
+            };
+            header?: never;
+            path: {
+                metricName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metric's values */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImpactMetricSeries"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getImpactMetricsPrometheus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The series */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
 }

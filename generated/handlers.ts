@@ -45,6 +45,7 @@ export interface HandlersWith<Context> {
   addFeatureStrategy: HandlerWith<'addFeatureStrategy', Context>;
   addFeatureTag: HandlerWith<'addFeatureTag', Context>;
   addProjectAccess: HandlerWith<'addProjectAccess', Context>;
+  addReleasePlan: HandlerWith<'addReleasePlan', Context>;
   archiveFeature: HandlerWith<'archiveFeature', Context>;
   archiveFeatures: HandlerWith<'archiveFeatures', Context>;
   changeFeatureProject: HandlerWith<'changeFeatureProject', Context>;
@@ -60,6 +61,8 @@ export interface HandlersWith<Context> {
   createGroup: HandlerWith<'createGroup', Context>;
   createPersonalAccessToken: HandlerWith<'createPersonalAccessToken', Context>;
   createProject: HandlerWith<'createProject', Context>;
+  createReleasePlanSafeguard: HandlerWith<'createReleasePlanSafeguard', Context>;
+  createReleasePlanTemplate: HandlerWith<'createReleasePlanTemplate', Context>;
   createRole: HandlerWith<'createRole', Context>;
   createSegment: HandlerWith<'createSegment', Context>;
   createSignupToken: HandlerWith<'createSignupToken', Context>;
@@ -81,6 +84,9 @@ export interface HandlersWith<Context> {
   deleteOidcSettings: HandlerWith<'deleteOidcSettings', Context>;
   deletePersonalAccessToken: HandlerWith<'deletePersonalAccessToken', Context>;
   deleteProject: HandlerWith<'deleteProject', Context>;
+  deleteReleasePlan: HandlerWith<'deleteReleasePlan', Context>;
+  deleteReleasePlanSafeguard: HandlerWith<'deleteReleasePlanSafeguard', Context>;
+  deleteReleasePlanTemplate: HandlerWith<'deleteReleasePlanTemplate', Context>;
   deleteRole: HandlerWith<'deleteRole', Context>;
   deleteSegment: HandlerWith<'deleteSegment', Context>;
   deleteStrategy: HandlerWith<'deleteStrategy', Context>;
@@ -124,6 +130,7 @@ export interface HandlersWith<Context> {
   getFeatureEnvironment: HandlerWith<'getFeatureEnvironment', Context>;
   getFeatureEvents: HandlerWith<'getFeatureEvents', Context>;
   getFeatureLifecycle: HandlerWith<'getFeatureLifecycle', Context>;
+  getFeatureReleasePlans: HandlerWith<'getFeatureReleasePlans', Context>;
   getFeatureStrategies: HandlerWith<'getFeatureStrategies', Context>;
   getFeatureStrategy: HandlerWith<'getFeatureStrategy', Context>;
   getFeatureTags: HandlerWith<'getFeatureTags', Context>;
@@ -137,6 +144,9 @@ export interface HandlersWith<Context> {
   getGroup: HandlerWith<'getGroup', Context>;
   getGroups: HandlerWith<'getGroups', Context>;
   getHealth: HandlerWith<'getHealth', Context>;
+  getImpactMetricSeries: HandlerWith<'getImpactMetricSeries', Context>;
+  getImpactMetrics: HandlerWith<'getImpactMetrics', Context>;
+  getImpactMetricsPrometheus: HandlerWith<'getImpactMetricsPrometheus', Context>;
   getOidcSettings: HandlerWith<'getOidcSettings', Context>;
   getPermissions: HandlerWith<'getPermissions', Context>;
   getPersonalAccessTokens: HandlerWith<'getPersonalAccessTokens', Context>;
@@ -146,6 +156,8 @@ export interface HandlersWith<Context> {
   getProjectInsights: HandlerWith<'getProjectInsights', Context>;
   getProjects: HandlerWith<'getProjects', Context>;
   getReady: HandlerWith<'getReady', Context>;
+  getReleasePlanTemplate: HandlerWith<'getReleasePlanTemplate', Context>;
+  getReleasePlanTemplates: HandlerWith<'getReleasePlanTemplates', Context>;
   getRequestsPerSecond: HandlerWith<'getRequestsPerSecond', Context>;
   getRole: HandlerWith<'getRole', Context>;
   getRoles: HandlerWith<'getRoles', Context>;
@@ -169,6 +181,7 @@ export interface HandlersWith<Context> {
   patchEnvironmentVariants: HandlerWith<'patchEnvironmentVariants', Context>;
   patchFeature: HandlerWith<'patchFeature', Context>;
   patchFeatureStrategy: HandlerWith<'patchFeatureStrategy', Context>;
+  pauseReleasePlan: HandlerWith<'pauseReleasePlan', Context>;
   reactivateStrategy: HandlerWith<'reactivateStrategy', Context>;
   registerClient: HandlerWith<'registerClient', Context>;
   registerFrontendClient: HandlerWith<'registerFrontendClient', Context>;
@@ -179,6 +192,7 @@ export interface HandlersWith<Context> {
   reportBulkClientMetrics: HandlerWith<'reportBulkClientMetrics', Context>;
   reportClientMetrics: HandlerWith<'reportClientMetrics', Context>;
   reportFrontendMetrics: HandlerWith<'reportFrontendMetrics', Context>;
+  resumeReleasePlan: HandlerWith<'resumeReleasePlan', Context>;
   reviveFeature: HandlerWith<'reviveFeature', Context>;
   reviveFeatures: HandlerWith<'reviveFeatures', Context>;
   searchFeatures: HandlerWith<'searchFeatures', Context>;
@@ -189,6 +203,7 @@ export interface HandlersWith<Context> {
   setProjectUserRoles: HandlerWith<'setProjectUserRoles', Context>;
   setStrategySortOrder: HandlerWith<'setStrategySortOrder', Context>;
   signUp: HandlerWith<'signUp', Context>;
+  startReleasePlanMilestone: HandlerWith<'startReleasePlanMilestone', Context>;
   uncompleteFeature: HandlerWith<'uncompleteFeature', Context>;
   unfavoriteFeature: HandlerWith<'unfavoriteFeature', Context>;
   unfavoriteProject: HandlerWith<'unfavoriteProject', Context>;
@@ -206,6 +221,8 @@ export interface HandlersWith<Context> {
   updateFeatureTags: HandlerWith<'updateFeatureTags', Context>;
   updateGroup: HandlerWith<'updateGroup', Context>;
   updateProject: HandlerWith<'updateProject', Context>;
+  updateReleasePlanSafeguard: HandlerWith<'updateReleasePlanSafeguard', Context>;
+  updateReleasePlanTemplate: HandlerWith<'updateReleasePlanTemplate', Context>;
   updateRole: HandlerWith<'updateRole', Context>;
   updateSegment: HandlerWith<'updateSegment', Context>;
   updateSignupToken: HandlerWith<'updateSignupToken', Context>;

@@ -54,7 +54,30 @@ export interface AppConfig {
   secureCookies?: boolean;
   /** Where log lines go (tests capture them); standard output when absent. */
   logStream?: NodeJS.WritableStream;
+  /** Release plans and the impact metrics their safeguards watch; defaults in DEFAULT_RELEASE_CONFIG. */
+  releases?: Partial<ReleaseConfig>;
 }
+
+export interface ReleaseConfig {
+  /** RELEASE_PLAN_INTERVAL_MS: how often milestones due to hand over are looked for. */
+  progressionPollMs: number;
+  /** SAFEGUARD_INTERVAL_MS: how often the safeguards of running plans are evaluated. */
+  safeguardIntervalMs: number;
+  /** IMPACT_METRICS_RETENTION_DAYS, in ms: how long a minute of an impact metric is kept. */
+  impactRetentionMs: number;
+  /** IMPACT_METRICS_SERIES_LIMIT: label sets one metric may have; new ones past it are dropped (and logged). */
+  impactSeriesLimit: number;
+}
+
+export const DEFAULT_RELEASE_CONFIG: ReleaseConfig = {
+  progressionPollMs: 5000,
+  safeguardIntervalMs: 15_000,
+  impactRetentionMs: 7 * 86_400_000,
+  impactSeriesLimit: 1000,
+};
+
+/** The release settings with their defaults filled in (tests give only what they change). */
+export const releaseConfig = (config: AppConfig): ReleaseConfig => ({ ...DEFAULT_RELEASE_CONFIG, ...config.releases });
 
 /** Every environment variable the service reads, with its default. The README's table mirrors this. */
 export const environmentVariables = {
@@ -93,6 +116,10 @@ export const environmentVariables = {
   INTEGRATION_RETRY_PERIOD_MS: 'How long a failing integration delivery is retried after its first attempt before it is given up. Default 3600000 (1 hour).',
   INTEGRATION_LEASE_MS: 'How long a replica\'s claim on integration deliveries lasts unless renewed; after a crash, another replica takes its deliveries over after this. Default 10000.',
   INTEGRATION_RETRY_BASE_MS: 'The first retry delay of a failing delivery; each later one doubles it, with jitter, up to 5 minutes. Default 1000.',
+  RELEASE_PLAN_INTERVAL_MS: 'How often release plan milestones due to hand over to the next are looked for. Default 5000.',
+  SAFEGUARD_INTERVAL_MS: 'How often the safeguards of running release plans are evaluated. Default 15000.',
+  IMPACT_METRICS_RETENTION_DAYS: 'How many days the minutes of impact metrics are kept. Default 7.',
+  IMPACT_METRICS_SERIES_LIMIT: 'Label sets one impact metric may have; new ones past it are dropped and logged. Default 1000.',
   EDGE_UPSTREAM_URL: 'Starts an edge node instead: no database, serving SDKs from memory what this upstream (this service, another edge, or Unleash) answers. A database variable set with it stops the start.',
   EDGE_TOKENS: 'Comma-separated client and frontend tokens the edge serves from the start (/ready waits for them); other tokens are checked with the upstream at first use.',
   EDGE_FRONTEND_TOKENS: 'With EDGE_OFFLINE_FILE only: comma-separated frontend tokens (`<project>:<environment>.<secret>`); EDGE_TOKENS are then the client tokens.',
@@ -243,6 +270,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     frontendApiOrigins: origins(env.UNLEASH_FRONTEND_API_ORIGINS),
     trustProxy: trustProxy(env.TRUST_PROXY),
     secureCookies: flag(env.SECURE_COOKIES, 'SECURE_COOKIES'),
+    releases: {
+      progressionPollMs: positiveInteger(env.RELEASE_PLAN_INTERVAL_MS, 'RELEASE_PLAN_INTERVAL_MS', DEFAULT_RELEASE_CONFIG.progressionPollMs),
+      safeguardIntervalMs: positiveInteger(env.SAFEGUARD_INTERVAL_MS, 'SAFEGUARD_INTERVAL_MS', DEFAULT_RELEASE_CONFIG.safeguardIntervalMs),
+      impactRetentionMs: positiveInteger(env.IMPACT_METRICS_RETENTION_DAYS, 'IMPACT_METRICS_RETENTION_DAYS', 7) * 86_400_000,
+      impactSeriesLimit: positiveInteger(env.IMPACT_METRICS_SERIES_LIMIT, 'IMPACT_METRICS_SERIES_LIMIT', DEFAULT_RELEASE_CONFIG.impactSeriesLimit),
+    },
   };
 }
 

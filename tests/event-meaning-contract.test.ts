@@ -26,8 +26,8 @@ describe('the event meaning check', () => {
 
   it('refuses a new enum value nobody declared a meaning for', () => {
     const { contract, eventType } = contractCopy();
-    eventType.enum.push('release-plan-added');
-    expect(() => eventMeaningTable(contract)).toThrow(/EventType release-plan-added has no x-event-meaning/);
+    eventType.enum.push('release-plan-template-archived');
+    expect(() => eventMeaningTable(contract)).toThrow(/EventType release-plan-template-archived has no x-event-meaning/);
   });
 
   it('refuses a meaning for a type the enum lacks', () => {

@@ -92,6 +92,8 @@ export interface TestAppOptions {
   trustProxy?: AppConfig['trustProxy'];
   /** SECURE_COOKIES: the session cookie is Secure whatever the protocol. */
   secureCookies?: boolean;
+  /** Release plan and impact metric settings; progression and safeguards are looked at every 200 ms unless this says otherwise. */
+  releases?: AppConfig['releases'];
 }
 
 /** Listens on a free port of 127.0.0.1; closed once, by `close` or after the file. */
@@ -144,6 +146,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.trustProxy && { trustProxy: options.trustProxy }),
     ...(options.secureCookies && { secureCookies: options.secureCookies }),
     changeRequestPollMs: options.changeRequestPollMs ?? 200,
+    releases: { progressionPollMs: 200, safeguardIntervalMs: 200, ...options.releases },
     integrations: { allowPrivateUrls: true, retryBaseMs: 50, pollMs: 200, ...options.integrations },
     logStream,
   };

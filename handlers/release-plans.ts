@@ -1,0 +1,24 @@
+import type { Handlers } from '../domain/handler-context.js';
+import { AppError } from '../kernel/errors.js';
+
+// PLACEHOLDER while issue 28 is built: replaced by the real handlers before the issue lands.
+const pending = async (): Promise<never> => {
+  throw new AppError(503, 'ServiceUnavailableError', 'not built yet');
+};
+
+export const releasePlanHandlers = {
+  getReleasePlanTemplates: pending,
+  createReleasePlanTemplate: pending,
+  getReleasePlanTemplate: pending,
+  updateReleasePlanTemplate: pending,
+  deleteReleasePlanTemplate: pending,
+  getFeatureReleasePlans: pending,
+  addReleasePlan: pending,
+  deleteReleasePlan: pending,
+  startReleasePlanMilestone: pending,
+  pauseReleasePlan: pending,
+  resumeReleasePlan: pending,
+  createReleasePlanSafeguard: pending,
+  updateReleasePlanSafeguard: pending,
+  deleteReleasePlanSafeguard: pending,
+} satisfies Partial<Handlers>;
