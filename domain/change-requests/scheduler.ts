@@ -5,6 +5,7 @@ import { applyChangeRequest } from './apply.js';
 import { applyNextDue } from './schedule.js';
 import type { HandlerContext } from '../handler-context.js';
 import type { EventLog } from '../events/event-log.js';
+import { runPeriodically } from '../../kernel/periodic.js';
 
 export function startChangeRequestScheduler(
   db: Db,
@@ -13,21 +14,12 @@ export function startChangeRequestScheduler(
   log: Logger,
   pollMs: number,
 ): () => Promise<void> {
-  let running: Promise<void> | undefined;
   const base = { ...services, log, clientIp: '127.0.0.1', secureCookies: false };
-  const round = async () => {
-    try {
+  return runPeriodically(
+    pollMs,
+    async () => {
       while (await applyNextDue(db, events, base, applyChangeRequest));
-    } catch (error) {
-      log.warn({ err: error }, 'scheduled change requests: could not look for due ones; trying again shortly');
-    }
-  };
-  const timer = setInterval(() => {
-    running ??= round().finally(() => (running = undefined));
-  }, pollMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+    },
+    (error) => log.warn({ err: error }, 'scheduled change requests: could not look for due ones; trying again shortly'),
+  );
 }
