@@ -5103,7 +5103,7 @@ export interface components {
          * @description What a change does, as the direct operation of the same effect would.
          * @enum {string}
          */
-        ChangeRequestAction: "updateEnabled" | "addStrategy" | "updateStrategy" | "deleteStrategy" | "reorderStrategy" | "patchVariant" | "addDependency" | "deleteDependency" | "archiveFeature";
+        ChangeRequestAction: "updateEnabled" | "addStrategy" | "updateStrategy" | "deleteStrategy" | "reorderStrategy" | "patchVariant" | "addDependency" | "deleteDependency" | "archiveFeature" | "startMilestone";
         /**
          * @description Where a change request is: `Draft` (its author is still adding changes), `In review`, `Approved`, `Scheduled` (approved, applied at its time), `Applied`; or closed as `Rejected` or `Cancelled`.
          * @enum {string}

@@ -39,6 +39,7 @@ const payloads: Record<Action, () => unknown> = {
   addDependency: () => ({ feature: parent }),
   deleteDependency: () => ({ feature: parent }),
   archiveFeature: () => ({}),
+  startMilestone: () => ({ planId: 'some-plan', milestoneId: 'some-milestone' }),
 };
 
 const isEnvironmentPermission = (name: string) => permissionRows.some((row) => row.name === name && row.type === 'environment');

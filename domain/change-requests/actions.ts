@@ -58,6 +58,18 @@ function strategyId(payload: Payload, label: string): string {
   return id;
 }
 
+/** `{planId, milestoneId}`: a milestone of a release plan of the flag there. */
+function planMilestone(payload: Payload, label: string): { planId: string; milestoneId: string } {
+  const value = objectPayload(payload, label);
+  const extra = Object.keys(value).find((key) => key !== 'planId' && key !== 'milestoneId');
+  if (extra) throw badRequest(`${label} has the unknown field "${extra}".`);
+  const ids = { planId: value.planId, milestoneId: value.milestoneId };
+  for (const [name, id] of Object.entries(ids)) {
+    if (typeof id !== 'string' || id.length === 0 || id.length > 100) throw badRequest(`${label}.${name} must be the id of a release plan's ${name === 'planId' ? 'plan' : 'milestone'}.`);
+  }
+  return ids as { planId: string; milestoneId: string };
+}
+
 const withoutId = (payload: Payload) => {
   const { id: _, ...rest } = payload as Record<string, unknown>;
   return rest;
@@ -102,6 +114,7 @@ const actions: Record<Action, ActionShape> = {
     if (Array.isArray(payload) || Object.keys(payload).length > 0) throw badRequest(`${label} must be an empty object.`);
     return {};
   }),
+  startMilestone: runs('startReleasePlanMilestone', (payload, label) => ({ params: planMilestone(payload, label) })),
 };
 
 /** The direct operation each action names (updateEnabled: both it may run), for tests and readers. */

@@ -48,7 +48,29 @@ const phrases: Partial<Record<EventType, Phrase>> = {
   },
   'feature-tagged': (flag, event) => `tagged ${flag} with ${tag(event.data)}`,
   'feature-untagged': (flag, event) => `removed ${tag(event.preData)} from ${flag}`,
+  'release-plan-added': (flag, event) => `added the release plan *${field(event.data, 'name') ?? '?'}* to ${flag}`,
+  'release-plan-removed': (flag, event) => `removed the release plan *${field(event.preData, 'name') ?? '?'}* from ${flag}`,
+  'release-plan-milestone-started': (flag, event) => `started the milestone *${activeMilestone(event.data) ?? '?'}* of the release plan of ${flag}`,
+  'release-plan-progressions-paused': (flag) => `paused the release plan of ${flag}`,
+  'release-plan-progressions-resumed': (flag) => `resumed the release plan of ${flag}`,
+  'safeguard-triggered': (flag, event) => safeguardFired(flag, event.data),
 };
+
+/** The name of a plan's active milestone. */
+function activeMilestone(plan: unknown): string | undefined {
+  const { activeMilestoneId, milestones } = (plan ?? {}) as { activeMilestoneId?: unknown; milestones?: unknown };
+  if (!Array.isArray(milestones)) return undefined;
+  return field(
+    milestones.find((m) => field(m, 'id') === activeMilestoneId),
+    'name',
+  );
+}
+
+function safeguardFired(flag: string, data: unknown): string {
+  const { metricName, operator, threshold, value, flagTurnedOff } = (data ?? {}) as Record<string, unknown>;
+  const outcome = flagTurnedOff === true ? 'the release plan is paused and the flag *turned off*' : 'the release plan is paused';
+  return `fired a safeguard of ${flag}: *${String(metricName)}* at ${String(value)} (${String(operator)} ${String(threshold)}); ${outcome}`;
+}
 
 /** Where the flag's page is, for the flag the event is about; none for an event about no flag. */
 export function featureLink(event: EventRow, publicUrl: string): string | undefined {
