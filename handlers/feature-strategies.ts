@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import type { components } from '../generated/api.js';
 import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import type { RecordEvent } from '../domain/events/event-log.js';
-import { badRequest, notFound } from '../kernel/errors.js';
+import { notFound } from '../kernel/errors.js';
 import { assertMatchesSchema } from '../kernel/schema-check.js';
 import { describeFeature, describeStrategy, segmentsOfStrategies } from '../domain/flags/feature-view.js';
 import { strategyOrder } from '../db/strategy-order.js';
 import { applyJsonPatch } from '../kernel/json-patch.js';
 import { enterEnabledStage } from '../domain/flags/lifecycle.js';
-import { normalizeConstraints, normalizeParameters, normalizeVariants } from '../domain/flags/strategy-rules.js';
+import { linkSegments, strategyValues } from '../domain/flags/strategy-values.js';
 import { resolveTarget, type Target } from '../domain/flags/strategy-target.js';
 
 type StrategyInput = components['schemas']['CreateFeatureStrategy'];
@@ -32,41 +32,13 @@ async function requireStrategy(db: Db, target: Target, id: string) {
   return strategy;
 }
 
-/** The strategy columns for an input, with every rule checked: definition, parameters, constraints, variants, segments. */
-async function strategyValues(db: Db, target: Target, input: StrategyInput) {
-  const [definition] = await db.select().from(t.strategies).where(eq(t.strategies.name, input.name));
-  if (!definition) throw badRequest(`name: no strategy named "${input.name}" exists.`);
-  const segmentIds = [...new Set(input.segments ?? [])];
-  if (segmentIds.length > 0) {
-    const found = await db.select().from(t.segments).where(inArray(t.segments.id, segmentIds));
-    const missing = segmentIds.find((id) => !found.some((s) => s.id === id));
-    if (missing !== undefined) throw badRequest(`segments: no segment with id ${missing} exists.`);
-    const foreign = found.find((s) => s.project !== null && s.project !== target.feature.project);
-    if (foreign) throw badRequest(`segments: the segment "${foreign.name}" belongs to the project "${foreign.project}".`);
-  }
-  return {
-    columns: {
-      strategyName: input.name,
-      title: input.title ?? null,
-      disabled: input.disabled ?? false,
-      parameters: normalizeParameters(input.name, input.parameters, target.feature.name, target.defaultStickiness),
-      constraints: normalizeConstraints(input.constraints, 'constraints'),
-      variants: normalizeVariants(input.variants ?? [], 'variants', target.defaultStickiness),
-    },
-    segmentIds,
-  };
-}
-
-async function linkSegments(tx: Db, strategyId: string, segmentIds: number[]) {
-  await tx.delete(t.featureStrategySegments).where(eq(t.featureStrategySegments.strategyId, strategyId));
-  if (segmentIds.length > 0) await tx.insert(t.featureStrategySegments).values(segmentIds.map((segmentId) => ({ strategyId, segmentId })));
-}
+const scopeOf = (target: Target) => ({ featureName: target.feature.name, project: target.feature.project, defaultStickiness: target.defaultStickiness });
 
 const eventScope = (target: Target) => ({ featureName: target.feature.name, project: target.feature.project, environment: target.environment });
 
 /** Adds a strategy and records `feature-strategy-add`; returns it as read back. */
 async function addStrategy(tx: Db, record: RecordEvent, target: Target, input: StrategyInput) {
-  const { columns, segmentIds } = await strategyValues(tx, target, input);
+  const { columns, segmentIds } = await strategyValues(tx, scopeOf(target), input);
   const [existing] = await tx
     .select({ n: count() })
     .from(t.featureStrategies)
@@ -87,7 +59,7 @@ async function addStrategy(tx: Db, record: RecordEvent, target: Target, input: S
 
 async function replaceStrategy(tx: Db, record: RecordEvent, target: Target, id: string, input: StrategyInput) {
   const before = await requireStrategy(tx, target, id);
-  const { columns, segmentIds } = await strategyValues(tx, target, input);
+  const { columns, segmentIds } = await strategyValues(tx, scopeOf(target), input);
   await tx
     .update(t.featureStrategies)
     .set({ ...columns, ...(input.sortOrder !== undefined && { sortOrder: input.sortOrder }) })

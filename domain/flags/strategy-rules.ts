@@ -104,11 +104,11 @@ export function normalizeVariants<V extends Variant>(variants: V[], where: strin
   });
 }
 
-/** Parameter values as strings; a gradual rollout gets its defaults and a checked percentage. */
+/** Parameter values as strings; a gradual rollout gets its defaults (its groupId the flag's name, when there is a flag) and a checked percentage. */
 export function normalizeParameters(
   strategyName: string,
   parameters: Record<string, string | number | boolean> | undefined,
-  featureName: string,
+  featureName: string | null,
   defaultStickiness: string,
 ): Record<string, string> {
   const result: Record<string, string> = {};
@@ -116,7 +116,7 @@ export function normalizeParameters(
   if (strategyName === 'flexibleRollout') {
     result.rollout ??= '100';
     result.stickiness ??= defaultStickiness;
-    result.groupId ??= featureName;
+    if (featureName !== null) result.groupId ??= featureName;
     const rollout = Number(result.rollout);
     if (!/^\d+$/.test(result.rollout) || rollout > 100) throw badRequest(`parameters.rollout: "${result.rollout}" is not a percentage from 0 to 100.`);
   }
