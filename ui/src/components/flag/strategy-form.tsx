@@ -1,5 +1,6 @@
-// Adding or editing a strategy of a flag in one environment: the strategy, its parameters (a gradual rollout's
-// percentage, stickiness and group), its constraints and segments.
+// Adding or editing a strategy of a flag in one environment, or of a release template's milestone (handed back to
+// the template's form, not written): the strategy, its parameters (a gradual rollout's percentage, stickiness and
+// group), its constraints and segments.
 import { Button, Group, Modal, MultiSelect, NumberInput, Select, Slider, Stack, Switch, TagsInput, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -11,6 +12,8 @@ import { ConstraintEditor } from './constraint-editor';
 import type { FlagWrite } from './flag-writes';
 
 type FeatureStrategy = components['schemas']['FeatureStrategy'];
+/** A strategy as the form edits it; `title` undefined when it has none. */
+export type StrategyFields = Pick<FeatureStrategy, 'name' | 'title' | 'disabled' | 'parameters' | 'constraints' | 'segments'>;
 type Definition = components['schemas']['Strategy'];
 
 interface Target {
@@ -28,7 +31,7 @@ interface Draft {
   segments: string[];
 }
 
-const draftOf = (strategy: FeatureStrategy | undefined, feature: string): Draft =>
+const draftOf = (strategy: StrategyFields | undefined, groupId: string | undefined): Draft =>
   strategy
     ? {
         name: strategy.name,
@@ -38,54 +41,71 @@ const draftOf = (strategy: FeatureStrategy | undefined, feature: string): Draft 
         constraints: strategy.constraints,
         segments: strategy.segments.map(String),
       }
-    : { name: 'flexibleRollout', title: '', disabled: false, parameters: { rollout: '100', stickiness: 'default', groupId: feature }, constraints: [], segments: [] };
+    : { name: 'flexibleRollout', title: '', disabled: false, parameters: rolloutDefaults(groupId), constraints: [], segments: [] };
 
-export function StrategyForm(props: { target: Target; strategy?: FeatureStrategy; opened: boolean; onClose: () => void; write: FlagWrite }) {
-  const { target, strategy, opened, onClose, write } = props;
-  const [draft, setDraft] = useState(() => draftOf(strategy, target.feature));
+const rolloutDefaults = (groupId: string | undefined): Record<string, string> => ({ rollout: '100', stickiness: 'default', ...(groupId ? { groupId } : {}) });
+
+type Props = { opened: boolean; onClose: () => void } & (
+  | { target: Target; strategy?: FeatureStrategy; write: FlagWrite }
+  | { milestone: string; strategy?: StrategyFields; onSave: (fields: StrategyFields) => void }
+);
+
+export function StrategyForm(props: Props) {
+  const { strategy, opened, onClose } = props;
+  const target = 'target' in props ? props.target : undefined;
+  const [draft, setDraft] = useState(() => draftOf(strategy, target?.feature));
   const strategies = useStrategies();
   const segments = useSegments();
   const queryClient = useQueryClient();
   const definition = strategies.data?.find((s) => s.name === draft.name);
   const problems = draft.constraints.map(constraintProblem).filter(Boolean);
 
+  const writeToFlag = (target: Target, write: FlagWrite, fields: StrategyFields) => {
+    const body = { ...fields, title: fields.title ?? null };
+    const path = { projectId: target.project, featureName: target.feature, environment: target.environment };
+    const id = strategy && 'id' in strategy ? strategy.id : undefined;
+    return id
+      ? write(
+          () => ok(api.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', { params: { path: { ...path, strategyId: id } }, body })),
+          { action: 'updateStrategy', payload: { ...body, id } },
+        )
+      : write(() => ok(api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', { params: { path }, body })), { action: 'addStrategy', payload: body });
+  };
+
   const save = useMutation({
-    mutationFn: () => {
-      const body = {
+    mutationFn: async () => {
+      const parameters = Object.fromEntries(Object.entries(draft.parameters).filter(([name, value]) => target || name !== 'groupId' || value !== ''));
+      const fields: StrategyFields = {
         name: draft.name,
-        title: draft.title.trim() || null,
+        title: draft.title.trim() || undefined,
         disabled: draft.disabled,
-        parameters: draft.parameters,
+        parameters,
         constraints: draft.constraints.map(constraintBody),
         segments: draft.segments.map(Number),
       };
-      const path = { projectId: target.project, featureName: target.feature, environment: target.environment };
-      return strategy
-        ? write(
-            () => ok(api.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', { params: { path: { ...path, strategyId: strategy.id } }, body })),
-            { action: 'updateStrategy', payload: { ...body, id: strategy.id } },
-          )
-        : write(() => ok(api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', { params: { path }, body })), { action: 'addStrategy', payload: body });
+      if ('target' in props) {
+        await writeToFlag(props.target, props.write, fields);
+        await queryClient.invalidateQueries({ queryKey: ['flag', props.target.project, props.target.feature] });
+        await queryClient.invalidateQueries({ queryKey: ['flags'] });
+      } else props.onSave(fields);
     },
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['flag', target.project, target.feature] });
-      await queryClient.invalidateQueries({ queryKey: ['flags'] });
-      onClose();
-    },
+    onSuccess: onClose,
   });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    // Inside a release template's dialog, the submit would reach the template's form too (React events cross portals).
+    event.stopPropagation();
     if (problems.length === 0) save.mutate();
   };
 
   const choose = (name: string | null) => {
     if (!name) return;
-    setDraft((d) => ({ ...d, name, parameters: name === 'flexibleRollout' ? draftOf(undefined, target.feature).parameters : {} }));
+    setDraft((d) => ({ ...d, name, parameters: name === 'flexibleRollout' ? rolloutDefaults(target?.feature) : {} }));
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} size="56rem" title={`${strategy ? 'Edit' : 'Add'} a strategy in ${target.environment}`}>
+    <Modal opened={opened} onClose={onClose} size="56rem" title={`${strategy ? 'Edit' : 'Add'} a strategy ${'target' in props ? `in ${props.target.environment}` : `of the milestone ${props.milestone}`}`}>
       <form onSubmit={submit}>
         <Stack>
           <Group grow align="flex-start">
@@ -95,7 +115,7 @@ export function StrategyForm(props: { target: Target; strategy?: FeatureStrategy
               value={draft.name}
               onChange={choose}
               allowDeselect={false}
-              disabled={Boolean(strategy)}
+              disabled={Boolean(target && strategy)}
             />
             <TextInput label="Title" description="Optional, shown instead of the strategy's name" value={draft.title} onChange={(e) => setDraft({ ...draft, title: e.currentTarget.value })} />
           </Group>
