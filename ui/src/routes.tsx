@@ -26,6 +26,7 @@ export const router = createBrowserRouter([
       { path: 'projects/:projectId/members', lazy: page(() => import('./pages/project-members')) },
       { path: 'environments', lazy: page(() => import('./pages/environments')) },
       { path: 'segments', lazy: page(() => import('./pages/segments')) },
+      { path: 'release-templates', lazy: page(() => import('./pages/release-templates')) },
       { path: 'context-fields', lazy: page(() => import('./pages/context-fields')) },
       { path: 'strategies', lazy: page(() => import('./pages/strategies')) },
       { path: 'tag-types', lazy: page(() => import('./pages/tag-types')) },
