@@ -9,6 +9,7 @@ import { ConfirmButton, Empty } from '../feedback';
 import { describeConstraint } from '../../lib/constraints.js';
 import { useChange, useSegments } from '../../queries';
 import { useSession } from '../../session';
+import { ReleasePlanSection } from '../release-plan/plan-section';
 import { useFlagWrite } from './flag-writes';
 import { StrategyForm } from './strategy-form';
 
@@ -112,6 +113,7 @@ export function EnvironmentCard({ project, feature, environment }: { project: st
           </Group>
         )}
       </Stack>
+      <ReleasePlanSection project={project} feature={feature} environment={environment.name} proposing={proposing} write={write} />
       {editing && (
         <StrategyForm
           target={{ project, feature, environment: environment.name }}
