@@ -37,6 +37,8 @@ import { tagHandlers } from '../handlers/tags.js';
 import { usageMetricHandlers } from '../handlers/usage-metrics.js';
 import { userHandlers } from '../handlers/users.js';
 import { releasePlanHandlers } from '../handlers/release-plans.js';
+import { releasePlanTemplateHandlers } from '../handlers/release-plan-templates.js';
+import { releasePlanSafeguardHandlers } from '../handlers/release-plan-safeguards.js';
 import { impactMetricHandlers } from '../handlers/impact-metrics.js';
 
 /** One handler per operationId of the contract; a missing or misspelled one fails to compile. */
@@ -78,6 +80,8 @@ export const handlers = {
   ...stateHandlers,
   ...usageMetricHandlers,
   ...changeRequestHandlers,
+  ...releasePlanTemplateHandlers,
   ...releasePlanHandlers,
+  ...releasePlanSafeguardHandlers,
   ...impactMetricHandlers,
 } satisfies Handlers;
