@@ -12,6 +12,7 @@ import { registerAuth } from '../domain/access/auth.js';
 import { registerBodyGuard } from '../kernel/body-guard.js';
 import { registerChangeRequestGuard } from '../domain/change-requests/guard.js';
 import { startChangeRequestScheduler } from '../domain/change-requests/scheduler.js';
+import { startReleaseProgression } from '../domain/release-plans/progression.js';
 import { ClientFeatureCache } from '../domain/client-features/cache.js';
 import { ClientMetricsStore } from '../domain/usage/client-metrics.js';
 import { registerClientFeaturesRoute } from './client-route.js';
@@ -103,6 +104,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       stopSync();
       await deliveries.stop();
       await stopScheduler();
+      await stopProgression();
       await statistics.stop();
       await clientMetrics.stop();
       await tokens.stop();
@@ -112,6 +114,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
 
     const services = { db: database.db, config, events, clientFeatures, clientMetrics, operations: handlers };
     const stopScheduler = startChangeRequestScheduler(database.db, events, { config, events, clientFeatures, clientMetrics, requestCounts: clientMetrics, operations: handlers }, logger, config.changeRequestPollMs ?? 1000);
+    const stopProgression = startReleaseProgression(database.db, events, logger, config);
     const context = (request: FastifyRequest): HandlerContext => new RequestContext(services, request, logger);
 
     const sourceOf = () => clientFeatures;
