@@ -19,7 +19,7 @@ import { registerClientFeaturesRoute } from './client-route.js';
 import { TableStatistics } from '../domain/events/table-statistics.js';
 import { ClientStreams, registerClientStreamingRoute } from '../domain/client-features/stream.js';
 import { routeHandlers } from './handler-adapter.js';
-import { integrationConfig, type AppConfig } from '../kernel/config.js';
+import { integrationConfig, releaseConfig, type AppConfig } from '../kernel/config.js';
 import type { HandlerContext } from '../domain/handler-context.js';
 import { contract } from '../kernel/contract.js';
 import { registerDocs } from './docs.js';
@@ -82,7 +82,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     const clientFeatures = new ClientFeatureCache(database.db, logger);
     await clientFeatures.current();
     const metrics = new ServiceMetrics(database.db);
-    const clientMetrics = new ClientMetricsStore(database.db, events, logger, metrics.flushFailed, metrics.requests);
+    const clientMetrics = new ClientMetricsStore(database.db, events, logger, metrics.flushFailed, metrics.requests, releaseConfig(config));
     clientMetrics.start(config.metricsFlushMs);
     tokens.start(config.metricsFlushMs);
     events.onChange(tokens.onChange);

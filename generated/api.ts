@@ -1317,7 +1317,8 @@ export interface paths {
          *     alone, and the rest still count: a client token counts its own environment's entries, an all-environments
          *     credential (an admin token) every entry. A body the contract refuses (an entry without `appName`, a negative
          *     count, …) is refused whole with 400, as `POST /api/client/metrics` refuses a bad toggle.
-         *     Accepted and ignored: `connectVia`, `projects`, `impactMetrics`, and `seenTokens` (this service does not
+         *     Each of `impactMetrics` is stored as `POST /api/client/metrics` stores it, with `origin` `edge` (see
+         *     `BulkMetrics`). Accepted and ignored: `connectVia`, `projects`, and `seenTokens` (this service does not
          *     reach its token cache from here, so the listed tokens' `seenAt` is not updated; a token Edge itself calls
          *     with is marked as used as any caller's). Fields not listed are accepted and ignored, as in the SDKs' own
          *     reports, since Edge forwards what the SDKs said of themselves.
@@ -2701,7 +2702,9 @@ export interface paths {
          *     gauges, summed across series; `p50`, `p95`, `p99` (interpolated in the buckets, as Prometheus'
          *     `histogram_quantile`), `avg` (sum / count), `count` and `sum` of observations for histograms. `value` is the
          *     aggregation over the whole range: what a safeguard compares with its threshold. The name may carry Unleash's
-         *     prefix (`unleash_counter_`, `unleash_gauge_`, `unleash_histogram_`).
+         *     prefix (`unleash_counter_`, `unleash_gauge_`, `unleash_histogram_`). Steps start at multiples of the step since
+         *     1970; the range starts at the first of them and ends now. Values are read from the database: what SDKs
+         *     reported shows after the next flush of the instance they reported to (`METRICS_FLUSH_INTERVAL_MS`, 5 s).
          */
         get: operations["getImpactMetricSeries"];
         put?: never;
@@ -2721,7 +2724,7 @@ export interface paths {
         };
         /**
          * Every impact metric series in Prometheus' text format, to scrape into your own Prometheus
-         * @description Counters and histograms are totals since the series was first reported (monotonic, as Prometheus expects); gauges are the latest value. Names carry Unleash's prefixes: `unleash_counter_<name>`, `unleash_gauge_<name>`, `unleash_histogram_<name>`.
+         * @description Counters and histograms are totals since the series was first reported (monotonic, as Prometheus expects); gauges are the latest value. Names carry Unleash's prefixes: `unleash_counter_<name>`, `unleash_gauge_<name>`, `unleash_histogram_<name>`. What SDKs reported shows after the next flush (`METRICS_FLUSH_INTERVAL_MS`).
          */
         get: operations["getImpactMetricsPrometheus"];
         put?: never;
@@ -3803,7 +3806,9 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @description Custom metrics (`ImpactMetric`), stored per minute by name and labels, with `appName`, `environment` (the token's) and `origin` added; each is checked alone, and one that does not match is dropped without the rest of the report */
-            impactMetrics?: Record<string, never>[];
+            impactMetrics?: {
+                [key: string]: unknown;
+            }[];
         } & {
             [key: string]: unknown;
         };
@@ -3815,8 +3820,10 @@ export interface components {
             metrics: components["schemas"]["ClientMetricsEnv"][];
             /** @description Tokens the SDKs behind the Edge used; accepted and ignored (their `seenAt` is not updated) */
             seenTokens?: string[];
-            /** @description Custom impact metrics of the SDKs behind the Edge (`ImpactMetric`), stored as for `POST /api/client/metrics` in the environment of the Edge's token, with `origin` `edge` */
-            impactMetrics?: Record<string, never>[];
+            /** @description Custom impact metrics of the SDKs behind the Edge (`ImpactMetric`, with the `appName` of the SDK that reported it and the `environment` it was reported in), stored as for `POST /api/client/metrics` with `origin` `edge`: in the entry's `environment` (which the token must read, as for `metrics`), or the token's own when it names none; an entry without `appName` is ignored */
+            impactMetrics?: {
+                [key: string]: unknown;
+            }[];
         } & {
             [key: string]: unknown;
         };

@@ -21,7 +21,7 @@ export interface PreSerialized {
 }
 
 /** Operations whose handler may answer with a PreSerialized body (x-pre-serialized in the contract). */
-type PreSerializedOperation = 'evaluateOfrepFlag' | 'evaluateOfrepFlags' | 'exportState' | 'getClientDelta' | 'getClientFeatures' | 'getFrontendFeatures' | 'getFrontendFeaturesWithPost';
+type PreSerializedOperation = 'evaluateOfrepFlag' | 'evaluateOfrepFlags' | 'exportState' | 'getClientDelta' | 'getClientFeatures' | 'getFrontendFeatures' | 'getFrontendFeaturesWithPost' | 'getImpactMetricsPrometheus';
 
 /** What a handler may answer: one of the contract's statuses with the body declared for it. */
 export type ReplyOf<Id extends keyof operations> = {

@@ -2,7 +2,7 @@ import { and, inArray } from 'drizzle-orm';
 import * as t from '../db/schema.js';
 import type { Handlers } from '../domain/handler-context.js';
 import { ALL, hashSecret } from '../domain/access/tokens.js';
-import { bulkRegistrations, bulkReports } from '../domain/usage/bulk-metrics.js';
+import { bulkImpactReports, bulkRegistrations, bulkReports } from '../domain/usage/bulk-metrics.js';
 
 /** The kinds of token an edge may serve SDKs with: never admin tokens (personal access tokens are not API tokens at all). */
 const SERVABLE = ['client', 'frontend'] as const;
@@ -30,6 +30,8 @@ export const edgeHandlers = {
     const readable = (environment: string) => caller.environment === ALL || caller.environment === environment;
     for (const { environment, registration } of bulkRegistrations(body.applications, readable)) clientMetrics.register(registration, environment, clientIp);
     for (const { environment, report } of bulkReports(body, readable)) clientMetrics.report(report, environment, clientIp);
+    const fallback = caller.environment === ALL ? undefined : caller.environment;
+    for (const { environment, report } of bulkImpactReports(body, readable, fallback)) clientMetrics.report(report, environment, clientIp, 'edge');
     return { status: 202, body: undefined };
   },
 } satisfies Partial<Handlers>;

@@ -53,7 +53,7 @@ export const frontendHandlers = {
   },
 
   async reportFrontendMetrics({ body, headers }, { caller, clientMetrics, clientIp }) {
-    clientMetrics.report(withSdkVersion(body, headers), environmentOf(caller), clientIp);
+    clientMetrics.report(withSdkVersion(body, headers), environmentOf(caller), clientIp, 'frontend');
     return { status: 200, body: undefined };
   },
 

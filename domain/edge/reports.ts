@@ -11,14 +11,19 @@ type Registration = components['schemas']['ClientRegistration'];
 type MetricsReport = components['schemas']['ClientMetrics'];
 type BulkRegistration = components['schemas']['BulkRegistration'];
 type MetricsEntry = components['schemas']['ClientMetricsEnv'];
+type ImpactEntry = NonNullable<BulkMetrics['impactMetrics']>[number];
 
 /** Counts kept (per flag, application, environment and hour) and instances kept, at most, while the upstream is away. */
 export const MAX_PENDING_COUNTS = 100_000;
 export const MAX_PENDING_INSTANCES = 10_000;
+/** Impact metrics kept, at most: as many as one bulk report may carry. */
+export const MAX_PENDING_IMPACT = 10_000;
 
 export class EdgeReports implements SdkReports {
   private counts = new Map<string, MetricsEntry & { yes: number; no: number; variants: Record<string, number> }>();
   private instances = new Map<string, BulkRegistration>();
+  /** The SDKs' impact metrics as reported, each with its application and environment, forwarded as they came. */
+  private impact: ImpactEntry[] = [];
   private readonly collectors: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
   private sending: Promise<void> = Promise.resolve();
@@ -33,7 +38,7 @@ export class EdgeReports implements SdkReports {
   ) {}
 
   get pending(): number {
-    return this.counts.size + this.instances.size;
+    return this.counts.size + this.instances.size + this.impact.length;
   }
 
   register(registration: Registration, environment: string): void {
@@ -65,6 +70,12 @@ export class EdgeReports implements SdkReports {
       count.no += toggle.no ?? 0;
       for (const [variant, n] of Object.entries(toggle.variants ?? {})) count.variants[variant] = (count.variants[variant] ?? 0) + n;
     }
+    for (const metric of report.impactMetrics ?? []) this.keepImpact({ ...metric, appName: report.appName, environment } as ImpactEntry);
+  }
+
+  private keepImpact(entry: ImpactEntry): void {
+    if (this.impact.length < MAX_PENDING_IMPACT) this.impact.push(entry);
+    else this.dropped++;
   }
 
   addCollector(collect: () => void): void {
@@ -102,19 +113,25 @@ export class EdgeReports implements SdkReports {
     if (!this.upstream || this.pending === 0) return;
     const counts = this.counts;
     const instances = this.instances;
+    const impact = this.impact;
     this.counts = new Map();
     this.instances = new Map();
-    const environments = new Set([...counts.values()].map((c) => c.environment).concat([...instances.values()].map((i) => i.environment)));
+    this.impact = [];
+    const environmentOf = (entry: ImpactEntry) => (entry as { environment: string }).environment;
+    const environments = new Set([...counts.values(), ...instances.values()].map((c) => c.environment).concat(impact.map(environmentOf)));
     for (const environment of environments) {
+      const impactMetrics = impact.filter((m) => environmentOf(m) === environment);
       const batch: BulkMetrics = {
         applications: [...instances.values()].filter((i) => i.environment === environment),
         metrics: [...counts.values()].filter((c) => c.environment === environment),
+        ...(impactMetrics.length > 0 && { impactMetrics }),
       };
       const token = this.credentialFor(environment);
       const sent = token !== undefined && (await this.upstream.sendReports(token, batch).catch(() => false));
       if (sent) continue;
       if (token !== undefined) this.log.warn({ environment, entries: batch.metrics.length }, 'edge: the upstream did not take the SDK reports; kept for the next try');
       this.keep(counts, instances, environment);
+      for (const entry of impactMetrics) this.keepImpact(entry);
     }
   }
 

@@ -47,6 +47,16 @@ interface Group {
   toggles: Toggles;
 }
 
+/** The first registration of each application and environment: the instance its entries are noted on. */
+function instancesOf(applications: BulkRegistration[]) {
+  const instances = new Map<string, BulkRegistration>();
+  for (const application of applications) {
+    const at = key(application.appName, application.environment);
+    if (!instances.has(at)) instances.set(at, application);
+  }
+  return instances;
+}
+
 /**
  * The metrics entries whose environment `readable` accepts, as SDK reports: one per application, environment and hour,
  * its bucket spanning the entries' timestamps, the same flag's counts summed. Each report names the instance of the same
@@ -68,11 +78,7 @@ export function bulkReports(body: Pick<BulkMetrics, 'applications' | 'metrics'>,
     const variants = (counts.variants ??= {});
     for (const [variant, n] of Object.entries(entry.variants ?? {})) variants[variant] = capped(variants[variant] ?? 0, n);
   }
-  const instances = new Map<string, BulkRegistration>();
-  for (const application of body.applications) {
-    const at = key(application.appName, application.environment);
-    if (!instances.has(at)) instances.set(at, application);
-  }
+  const instances = instancesOf(body.applications);
   return [...groups.values()].map(({ environment, appName, start, stop, toggles }) => {
     const instance = instances.get(key(appName, environment));
     const report: MetricsReport = {
@@ -80,6 +86,37 @@ export function bulkReports(body: Pick<BulkMetrics, 'applications' | 'metrics'>,
       instanceId: instance?.instanceId ?? null,
       sdkVersion: instance?.sdkVersion ?? null,
       bucket: { start: new Date(start).toISOString(), stop: new Date(stop).toISOString(), toggles },
+    };
+    return { environment, report };
+  });
+}
+
+/**
+ * The impact metrics entries as SDK reports without counts, one per application and environment: an entry counts in
+ * its `environment` when it names one (ignored alone when `readable` refuses it), else in `fallback` (the token's own,
+ * undefined for an all-environments token: such an entry is ignored); one without an `appName` is ignored.
+ */
+export function bulkImpactReports(body: Pick<BulkMetrics, 'applications' | 'impactMetrics'>, readable: (environment: string) => boolean, fallback: string | undefined) {
+  const groups = new Map<string, { appName: string; environment: string; metrics: NonNullable<MetricsReport['impactMetrics']> }>();
+  for (const entry of body.impactMetrics ?? []) {
+    const { appName, environment: named } = entry as { appName?: unknown; environment?: unknown };
+    const environment = typeof named === 'string' ? (readable(named) ? named : undefined) : fallback;
+    if (environment === undefined || typeof appName !== 'string' || appName.length === 0 || appName.length > 200) continue;
+    const groupKey = key(appName, environment);
+    const group = groups.get(groupKey) ?? { appName, environment, metrics: [] };
+    group.metrics.push(entry);
+    groups.set(groupKey, group);
+  }
+  const instances = instancesOf(body.applications);
+  const now = new Date().toISOString();
+  return [...groups.values()].map(({ appName, environment, metrics }) => {
+    const instance = instances.get(key(appName, environment));
+    const report: MetricsReport = {
+      appName,
+      instanceId: instance?.instanceId ?? null,
+      sdkVersion: instance?.sdkVersion ?? null,
+      bucket: { start: now, stop: now, toggles: {} },
+      impactMetrics: metrics,
     };
     return { environment, report };
   });

@@ -3,6 +3,8 @@ import type { Db } from '../../db/connect.js';
 import * as t from '../../db/schema.js';
 import type { RecordEvent } from '../events/event-log.js';
 import type { RequestCount } from '../../kernel/request-counts.js';
+import type { ImpactSeriesWrite, ImpactWrite } from '../impact-metrics/ingest.js';
+import { expireImpact, writeImpactSeries } from '../impact-metrics/write.js';
 
 /** One row (or update) of what SDKs reported or the service counted: the unit that a failed flush retries and, if the database refuses it, drops. */
 export type ReportWrite =
@@ -11,7 +13,8 @@ export type ReportWrite =
   | { kind: 'count'; featureName: string; appName: string; environment: string; hour: Date; yes: number; no: number; variants: Record<string, number> }
   | { kind: 'seen'; featureName: string; environment: string; at: Date }
   | ({ kind: 'requests' } & RequestCount)
-  | { kind: 'expire-requests'; before: Date };
+  | { kind: 'expire-requests'; before: Date }
+  | ImpactWrite;
 
 /** The largest count kept: sums stop there rather than overflow bigint or lose precision in JavaScript. */
 export const MAX_COUNT = Number.MAX_SAFE_INTEGER;
@@ -50,7 +53,10 @@ export function describeWrite(write: ReportWrite): Record<string, string> {
     case 'requests':
       return { kind: write.kind, appName: write.appName, endpoint: write.endpoint, bucket: write.bucket.toISOString() };
     case 'expire-requests':
+    case 'expire-impact':
       return { kind: write.kind, before: write.before.toISOString() };
+    case 'impact':
+      return { kind: write.kind, name: write.name, labels: write.labelsKey };
   }
 }
 
@@ -112,13 +118,18 @@ export async function writeReports(tx: Db, record: RecordEvent, writes: readonly
         await tx.update(t.features).set({ lastSeenAt: write.at }).where(eq(t.features.name, write.featureName));
         break;
       case 'requests':
+      case 'impact':
         break; // below, many rows to a statement
       case 'expire-requests':
         await tx.delete(t.requestCounts).where(lt(t.requestCounts.bucket, write.before));
         break;
+      case 'expire-impact':
+        await expireImpact(tx, write.before);
+        break;
     }
   }
   await addRequestCounts(tx, writes.flatMap(({ kind, ...count }) => (kind === 'requests' ? [count as RequestCount] : [])));
+  await writeImpactSeries(tx, writes.filter((w): w is ImpactSeriesWrite => w.kind === 'impact'));
 }
 
 /** Rows of request counts per statement (4 parameters each, well below PostgreSQL's 65,535). */

@@ -7,6 +7,8 @@ import { systemCaller } from '../../shared/caller.js';
 import { describeWrite, isRefusedData, MAX_COUNT, writeReports, type ReportWrite } from './client-metrics-write.js';
 import type { EventLog } from '../events/event-log.js';
 import { RequestCounts, REQUEST_COUNTS_KEPT_MS, type RequestCount } from '../../kernel/request-counts.js';
+import { DEFAULT_RELEASE_CONFIG } from '../../kernel/config.js';
+import { ImpactGatherer, type ImpactOrigin, type ImpactSettings } from '../impact-metrics/ingest.js';
 
 /** Who writes what SDKs report (and the service's request counts): the service itself. */
 
@@ -71,6 +73,7 @@ export class ClientMetricsStore {
   private requestsExpiredAt = 0;
   /** Called before each flush to hand over counts gathered elsewhere (OFREP evaluations) as reports. */
   private readonly collectors: (() => void)[] = [];
+  private readonly impact: ImpactGatherer;
 
   constructor(
     private readonly db: Db,
@@ -79,7 +82,10 @@ export class ClientMetricsStore {
     /** Told of every failed write (the Prometheus counter of flush failures). */
     private readonly onFlushFailure: () => void = () => {},
     private readonly requests = new RequestCounts(),
-  ) {}
+    impactSettings: ImpactSettings = DEFAULT_RELEASE_CONFIG,
+  ) {
+    this.impact = new ImpactGatherer(impactSettings, log);
+  }
 
   start(intervalMs: number): void {
     this.timer = setInterval(() => void this.flush(), intervalMs);
@@ -106,7 +112,8 @@ export class ClientMetricsStore {
     for (const s of registration.strategies) if (typeof s === 'string') strategies.add(s);
   }
 
-  report(report: MetricsReport, environment: string, clientIp: string): void {
+  /** `origin` says which route the report came by (the `origin` label of its impact metrics). */
+  report(report: MetricsReport, environment: string, clientIp: string, origin: ImpactOrigin = 'sdk'): void {
     this.noteInstance(report.appName, report.instanceId, environment, report.sdkVersion, clientIp);
     const hour = hourOf(bucketStop(report.bucket.stop));
     for (const [featureName, toggle] of Object.entries(report.bucket.toggles)) {
@@ -119,6 +126,7 @@ export class ClientMetricsStore {
       this.counts.set(key, count);
       this.seen.set(JSON.stringify([featureName, environment]), new Date());
     }
+    if (report.impactMetrics) this.impact.add(report.impactMetrics, { appName: report.appName, environment, origin });
   }
 
   /** Writes everything gathered so far; runs one at a time. On failure the data is kept for the next try. */
@@ -158,9 +166,11 @@ export class ClientMetricsStore {
   }
 
   private async write(): Promise<void> {
-    if (this.applications.size === 0 && this.counts.size === 0 && this.requests.isEmpty()) return;
+    if (this.applications.size === 0 && this.counts.size === 0 && this.requests.isEmpty() && this.impact.isEmpty()) return;
     const failures: unknown[] = [];
-    const unwritten = await this.writeIsolating(this.takeWrites(), failures);
+    const writes = this.takeWrites();
+    const unwritten = await this.writeIsolating(writes, failures);
+    this.impact.logDrops(writes.filter((w) => !unwritten.includes(w)));
     if (failures.length > 0) this.onFlushFailure();
     if (unwritten.length > 0) {
       this.log.warn({ err: failures.at(-1), kept: unwritten.length }, 'could not write client metrics; keeping them for the next try');
@@ -208,6 +218,7 @@ export class ClientMetricsStore {
         return { kind: 'seen', featureName, environment, at };
       }),
       ...this.requests.take().map((count): ReportWrite => ({ kind: 'requests', ...count })),
+      ...this.impact.take(),
     ];
     if (Date.now() - this.requestsExpiredAt >= EXPIRE_REQUESTS_EVERY_MS) {
       this.requestsExpiredAt = Date.now();
@@ -254,6 +265,10 @@ export class ClientMetricsStore {
           break;
         case 'expire-requests':
           this.requestsExpiredAt = 0;
+          break;
+        case 'impact':
+        case 'expire-impact':
+          this.impact.restore(write);
           break;
       }
     }
