@@ -33,13 +33,13 @@ export default function MetricChart({ metricName, timeRange, aggregationMode, la
         data={data}
         dataKey="time"
         series={[{ name: 'value', label: metricName, color: 'blue.8' }]}
-        withDots={false}
+        dotProps={{ r: 2 }}
         connectNulls={false}
         curveType="linear"
         tooltipAnimationDuration={0}
         lineChartProps={{ accessibilityLayer: false }}
-        yAxisProps={{ width: 48 }}
-        referenceLines={[{ y: threshold, color: 'red.8', label: `Threshold ${threshold}`, ifOverflow: 'extendDomain', shape: thresholdLine }]}
+        yAxisProps={{ width: 48, domain: [(min: number) => Math.min(min, threshold, 0), (max: number) => Math.max(max, threshold) * 1.2 || 1] }}
+        referenceLines={[{ y: threshold, color: 'red.8', label: `Threshold ${threshold}`, shape: thresholdLine }]}
       />
       <Text component="figcaption" size="xs" c="dimmed">
         {caption}

@@ -26,7 +26,7 @@ export function SafeguardDialog(props: { environment: string; safeguard?: Safegu
   const [threshold, setThreshold] = useState<number | string>(safeguard?.triggerCondition.threshold ?? '');
   const [action, setAction] = useState<ActionType>(safeguard?.action.type ?? 'pauseReleasePlanProgressions');
   const metric = metrics.data?.find((m) => m.name === metricName);
-  const aggregations = aggregationsOf[metric?.type ?? ''] ?? Object.values(aggregationsOf).flat();
+  const aggregations = aggregationsOf[metric?.type ?? ''] ?? [...new Set(Object.values(aggregationsOf).flat())];
 
   const choose = (name: string | null) => {
     setMetricName(name);

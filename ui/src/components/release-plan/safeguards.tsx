@@ -1,7 +1,7 @@
 // A plan's safeguards: what each watches, its metric's chart with the threshold, and, once one fired, what
 // happened and what to do.
 import { Alert, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconPlus, IconShieldCheck } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { actionLabel, describeSafeguard, firedExplanation } from '../../lib/release-plans.js';
 import { DialogButton } from '../dialog-button';
@@ -47,12 +47,9 @@ function SafeguardCard({ plan, safeguard, mayChange, onSave, onDelete }: Props &
       <Stack gap="xs">
         <Group justify="space-between" align="flex-start">
           <Stack gap={2}>
-            <Group gap="xs">
-              <IconShieldCheck size={16} aria-hidden />
-              <Text size="sm" fw={600} ff="monospace">
-                {describeSafeguard(safeguard)}
-              </Text>
-            </Group>
+            <Text size="sm" fw={600} ff="monospace">
+              {describeSafeguard(safeguard)}
+            </Text>
             <Text size="sm">Then: {actionLabel(safeguard.action.type).toLowerCase()}</Text>
           </Stack>
           {mayChange && (
