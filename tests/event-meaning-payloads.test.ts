@@ -8,6 +8,7 @@ import { validatorOf } from './support/contract.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { fixtures } from './support/fixtures.js';
 import { importDocument } from './support/state.js';
+import type { TemplateMilestone } from './support/release-plans.js';
 
 type EventType = keyof typeof eventMeaning;
 interface Recorded {
@@ -76,6 +77,27 @@ beforeAll(async () => {
   const configPath = { projectId: await newProject('configured'), environment: 'production' };
   await step(() => api.PUT('/api/admin/projects/{projectId}/environments/{environment}/change-requests/config', { params: { path: configPath }, body: { changeRequestsEnabled: true } }));
   await step(() => api.PUT('/api/admin/projects/{projectId}/environments/{environment}/change-requests/config', { params: { path: configPath }, body: { changeRequestsEnabled: true, requiredApprovals: 2 } }));
+
+  const milestones: TemplateMilestone[] = [
+    { name: 'half', transitionCondition: { intervalMinutes: 60 }, strategies: [{ name: 'flexibleRollout', parameters: { rollout: '50' } }] },
+    { name: 'all', strategies: [{ name: 'default' }] },
+  ];
+  const template = (await step(() => api.POST('/api/admin/release-plan-templates', { body: { name: unique('template'), milestones } }))).data!;
+  const templatePath = { params: { path: { templateId: template.id } } };
+  await step(() => api.PUT('/api/admin/release-plan-templates/{templateId}', { ...templatePath, body: { name: template.name, description: 'described', milestones } }));
+  const plansPath = '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans';
+  const plan = (await step(() => api.POST(plansPath, { params: { path: inDevelopment }, body: { templateId: template.id } }))).data!;
+  const inPlan = { params: { path: { ...inDevelopment, planId: plan.id } } };
+  await step(() => api.POST(`${plansPath}/{planId}/milestones/{milestoneId}/start`, { params: { path: { ...inPlan.params.path, milestoneId: plan.milestones[0]!.id } } }));
+  await step(() => api.POST(`${plansPath}/{planId}/pause`, inPlan));
+  await step(() => api.POST(`${plansPath}/{planId}/resume`, inPlan));
+  const safeguard = { impactMetric: { metricName: 'errors', timeRange: 'hour' as const, aggregationMode: 'count' as const, labelSelectors: {} }, triggerCondition: { operator: '>' as const, threshold: 1 } };
+  const created = (await step(() => api.POST(`${plansPath}/{planId}/safeguards`, { ...inPlan, body: safeguard }))).data!;
+  const inSafeguard = { params: { path: { ...inPlan.params.path, safeguardId: created.id } } };
+  await step(() => api.PUT(`${plansPath}/{planId}/safeguards/{safeguardId}`, { ...inSafeguard, body: { ...safeguard, triggerCondition: { operator: '<', threshold: 0 } } }));
+  await step(() => api.DELETE(`${plansPath}/{planId}/safeguards/{safeguardId}`, inSafeguard));
+  await step(() => api.DELETE(`${plansPath}/{planId}`, inPlan));
+  await step(() => api.DELETE('/api/admin/release-plan-templates/{templateId}', templatePath));
 
   const importedType = unique('imported-type');
   const document = { version: 2 as const, tagTypes: [{ name: importedType, description: 'imported' }], tags: [{ type: importedType, value: 'imported' }] };
