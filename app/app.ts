@@ -13,6 +13,7 @@ import { registerBodyGuard } from '../kernel/body-guard.js';
 import { registerChangeRequestGuard } from '../domain/change-requests/guard.js';
 import { startChangeRequestScheduler } from '../domain/change-requests/scheduler.js';
 import { startReleaseProgression } from '../domain/release-plans/progression.js';
+import { startSafeguardWatch } from '../domain/safeguards/watch.js';
 import { ClientFeatureCache } from '../domain/client-features/cache.js';
 import { ClientMetricsStore } from '../domain/usage/client-metrics.js';
 import { registerClientFeaturesRoute } from './client-route.js';
@@ -105,6 +106,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       await deliveries.stop();
       await stopScheduler();
       await stopProgression();
+      await stopSafeguards();
       await statistics.stop();
       await clientMetrics.stop();
       await tokens.stop();
@@ -113,8 +115,10 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     registerErrorAnswers(app, logger);
 
     const services = { db: database.db, config, events, clientFeatures, clientMetrics, operations: handlers };
-    const stopScheduler = startChangeRequestScheduler(database.db, events, { config, events, clientFeatures, clientMetrics, requestCounts: clientMetrics, operations: handlers }, logger, config.changeRequestPollMs ?? 1000);
+    const background = { config, events, clientFeatures, clientMetrics, requestCounts: clientMetrics, operations: handlers };
+    const stopScheduler = startChangeRequestScheduler(database.db, events, background, logger, config.changeRequestPollMs ?? 1000);
     const stopProgression = startReleaseProgression(database.db, events, logger, config);
+    const stopSafeguards = startSafeguardWatch(database.db, events, background, logger, releaseConfig(config).safeguardIntervalMs);
     const context = (request: FastifyRequest): HandlerContext => new RequestContext(services, request, logger);
 
     const sourceOf = () => clientFeatures;
