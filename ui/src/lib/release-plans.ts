@@ -68,6 +68,6 @@ export function firedExplanation(safeguard: Safeguard, environment: string): str
     safeguard.action.type === 'disableFeatureEnvironment' ? `paused the release plan and turned the flag off in ${environment}` : 'paused the release plan';
   return (
     `Fired ${new Date(safeguard.triggeredAt).toLocaleString()}: ${safeguard.impactMetric.metricName} was ${value}, ${side} the threshold ${threshold}. ` +
-    `It ${did}. Resume the plan once the cause is dealt with: the milestones will not advance until then.`
+    `It ${did}. Resume the plan once the cause is dealt with${safeguard.action.type === 'disableFeatureEnvironment' ? ', and turn the flag on again' : ''}: the milestones will not advance until then.`
   );
 }

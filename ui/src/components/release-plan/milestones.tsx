@@ -41,7 +41,7 @@ export function Milestones({ plan, onStart }: { plan: ReleasePlan; onStart?: (mi
                 <Text size="sm" fw={600}>
                   {index + 1}. {milestone.name}
                 </Text>
-                {active && (progress?.paused ? <Badge color="orange.9">paused</Badge> : <Badge color="blue.8">active</Badge>)}
+                {active && (progress?.paused ? <Badge color="red.9">paused</Badge> : <Badge color="blue.8">active</Badge>)}
                 {activeIndex >= 0 && index < activeIndex && (
                   <Badge variant="default" tt="none">
                     done
