@@ -19,6 +19,8 @@ beforeAll(async () => {
 });
 
 const UNKNOWN_ID = '01JB9GGTGQYEQ9D40R17T3YVW2';
+const addTo = (path: { projectId: string; featureName: string; environment: string }, templateId: string) =>
+  app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans', { params: { path }, body: { templateId } });
 
 describe('adding a plan', () => {
   it('copies the template milestones and strategies under new ids, with no milestone active, and records release-plan-added', async () => {
@@ -46,30 +48,23 @@ describe('adding a plan', () => {
     const featureName = await newFlag();
     const template = await createTemplate(threeSteps());
     await addPlan({ featureName }, template.id);
-    const second = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans', { params: { path: envPath(featureName) }, body: { templateId: template.id } });
-    expectError(second, 409, 'ConflictError');
+    expectError(await addTo(envPath(featureName), template.id), 409, 'ConflictError');
   });
 
-  it.each([
-    ['an unknown flag', { featureName: 'no-such-flag' }, false],
-    ['a flag of another project', { projectId: 'elsewhere' }, false],
-    ['an environment the project does not have', { environment: 'no-such-env' }, false],
-    ['an unknown template', {}, true],
-  ])('answers 404 for %s', async (_what, override, unknownTemplate) => {
+  it('answers 404 for an unknown flag, a flag of another project, an environment the project lacks, and an unknown template', async () => {
     const featureName = await newFlag();
-    const template = await createTemplate(threeSteps());
-    if ('projectId' in override) await newProject('elsewhere').then((id) => Object.assign(override, { projectId: id }));
-    const path = { ...envPath(featureName), ...override };
-    const body = { templateId: unknownTemplate ? UNKNOWN_ID : template.id };
-    expectError(await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans', { params: { path }, body }), 404, 'NotFoundError');
+    const { id } = await createTemplate(threeSteps());
+    expectError(await addTo(envPath('no-such-flag'), id), 404, 'NotFoundError');
+    expectError(await addTo({ ...envPath(featureName), projectId: await newProject('elsewhere') }, id), 404, 'NotFoundError');
+    expectError(await addTo(envPath(featureName, 'no-such-env'), id), 404, 'NotFoundError');
+    expectError(await addTo(envPath(featureName), UNKNOWN_ID), 404, 'NotFoundError');
   });
 
   it('refuses a template strategy using a segment of another project (400)', async () => {
     const segment = await createSegment({ project: await newProject('segments') });
     const template = await createTemplate([{ name: 'only', strategies: [{ name: 'default', segments: [segment.id] }] }]);
     const featureName = await newFlag();
-    const answer = await app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans', { params: { path: envPath(featureName) }, body: { templateId: template.id } });
-    expectError(answer, 400, 'ValidationError');
+    expectError(await addTo(envPath(featureName), template.id), 400, 'ValidationError');
   });
 });
 
