@@ -1,16 +1,17 @@
 // Guarded releases in the admin UI, in Debian's Chromium, against the service on the embedded database: a release
 // template made through its form, a flag's plan added from one, its milestones started, paused and resumed, and its
-// safeguards added, each with its metric's chart. Each change is read back through the API.
+// safeguards added (each with its metric's chart) and, once fired, explained. Each change is read back through the API.
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../generated/api.js';
 import type { TestApp } from './support/app.js';
 import { expectAccessible, screenshot, signedIn } from './support/browser.js';
 import { uniqueNames } from './support/events.js';
-import { envPath, fixtures, newApiToken, ok, reportMetrics, rollout } from './support/fixtures.js';
+import { envPath, fixtures, newApiToken, ok, reportMetrics, rollout, until } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
 import { createUser } from './support/users.js';
 
+type UpsertSafeguard = components['schemas']['UpsertSafeguard'];
 type UpsertTemplate = components['schemas']['UpsertReleasePlanTemplate'];
 type ClientMetrics = components['schemas']['ClientMetrics'];
 
@@ -20,7 +21,7 @@ let admin: Page;
 let clientToken: string;
 
 const unique = uniqueNames();
-const { newFlag, flagEnvironment } = fixtures(() => app, unique);
+const { newFlag, turnOn, flagEnvironment } = fixtures(() => app, unique);
 const plans = '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans' as const;
 
 beforeAll(async () => {
@@ -210,4 +211,30 @@ describe("a release plan's safeguards", () => {
     await expectAccessible(admin, 'a release plan with a safeguard and its chart');
     await screenshot(admin, 'release-plan-safeguard');
   });
+
+  it('explains a fired safeguard: when, the value against the threshold, what it did, and that the plan must be resumed', async () => {
+    const metric = unique('payment_errors').replaceAll('-', '_');
+    const { flag, where, plan } = await flagWithPlan({ started: true });
+    await turnOn(flag);
+    const body: UpsertSafeguard = {
+      impactMetric: { metricName: metric, timeRange: 'hour', aggregationMode: 'count', labelSelectors: {} },
+      triggerCondition: { operator: '>', threshold: 2 },
+      action: { type: 'disableFeatureEnvironment' },
+    };
+    await ok(app.admin.POST(`${plans}/{planId}/safeguards`, { params: { path: { ...where, planId: plan.id } }, body }));
+    await reportImpactMetric(metric, 5);
+    await until('the safeguard to fire', () => planOf(flag), (p) => Boolean(p?.safeguards[0]?.triggeredAt), 30_000);
+    const section = await openFlag(flag);
+    const fired = section.getByTestId('safeguard-fired');
+    await fired.waitFor();
+    const text = await fired.textContent();
+    expect(text).toMatch(/^This safeguard firedFired \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2}: /);
+    expect(text).toContain(`${metric} was 5, above the threshold 2.`);
+    expect(text).toContain('It paused the release plan and turned the flag off in development.');
+    expect(text).toContain('Resume the plan');
+    await activeMilestone(section).getByText('paused', { exact: true }).waitFor();
+    await section.getByRole('button', { name: 'Resume' }).waitFor();
+    await expectAccessible(admin, 'a release plan with a fired safeguard');
+    await screenshot(admin, 'release-plan-safeguard-fired');
+  }, 60_000);
 });
