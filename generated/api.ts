@@ -2547,7 +2547,7 @@ export interface paths {
         put?: never;
         /**
          * Apply a release template to the flag in one environment; no milestone runs until one is started
-         * @description A flag has at most one release plan per environment: a second is refused with 409 `ConflictError`. The plan copies the template's milestones, so later changes to the template do not reach it.
+         * @description A flag has at most one release plan per environment: a second is refused with 409 `ConflictError`. The plan copies the template's milestones, so later changes to the template do not reach it. While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there.
          */
         post: operations["addReleasePlan"];
         delete?: never;
@@ -2607,7 +2607,7 @@ export interface paths {
         put?: never;
         /**
          * Stop the plan's automatic progression; the active milestone's strategies stay
-         * @description Answers 409 `ConflictError` when no milestone is active.
+         * @description Answers 409 `ConflictError` when no milestone is active. While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there.
          */
         post: operations["pauseReleasePlan"];
         delete?: never;
@@ -2627,7 +2627,7 @@ export interface paths {
         put?: never;
         /**
          * Resume a paused plan, and acknowledge the safeguards that paused it
-         * @description The active milestone's remaining time counts on from where the pause stopped it. Fired safeguards are reset and watch again. Answers 409 `ConflictError` when the plan is not paused.
+         * @description The active milestone's remaining time counts on from where the pause stopped it. Fired safeguards are reset and watch again. Answers 409 `ConflictError` when the plan is not paused. While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there.
          */
         post: operations["resumeReleasePlan"];
         delete?: never;
@@ -2645,7 +2645,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Watch an impact metric while the plan runs, and pause it (or also turn the flag off here) when the condition holds */
+        /**
+         * Watch an impact metric while the plan runs, and pause it (or also turn the flag off here) when the condition holds
+         * @description While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there.
+         */
         post: operations["createReleasePlanSafeguard"];
         delete?: never;
         options?: never;
@@ -2661,10 +2664,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replace a safeguard's metric, condition and action; a fired one is reset */
+        /**
+         * Replace a safeguard's metric, condition and action; a fired one is reset
+         * @description While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there.
+         */
         put: operations["updateReleasePlanSafeguard"];
         post?: never;
-        /** Stop watching a metric for the plan */
+        /**
+         * Stop watching a metric for the plan
+         * @description While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there.
+         */
         delete: operations["deleteReleasePlanSafeguard"];
         options?: never;
         head?: never;
@@ -10829,6 +10838,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -10865,6 +10875,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -10895,6 +10906,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     getImpactMetrics: {

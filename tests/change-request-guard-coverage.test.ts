@@ -13,6 +13,7 @@ import { asUser, author, requireChangeRequests } from './support/change-requests
 import { uniqueNames } from './support/events.js';
 import { appWithClientTokens, fixtures, ok } from './support/fixtures.js';
 import type { TestUser } from './support/users.js';
+import { milestoneFor, releasePlans } from './support/release-plans.js';
 
 let app: TestApp;
 let editor: TestUser;
@@ -37,6 +38,7 @@ interface Request {
 const request = (method: string, path: string, body?: unknown, user?: TestUser): Request => ({ method, path, body, user });
 
 const { productionFeatures, makeOwner, onInProduction, parentOfChildOn } = guardFixtures(() => app, unique, () => productionToken);
+const { createTemplate, addPlan, runningPlan, pause } = releasePlans(() => app, unique);
 
 // Raw: the classification below is a table of requests, one per operation id of the contract, each a method, a path
 // and a body sent by this one sender.
@@ -105,6 +107,30 @@ const metadata = (scenario: () => Promise<Request>): Classification => ({
   },
 });
 
+/** A release plan of a flag on in production, started at its first milestone when asked (by the admin token, which may skip). */
+async function planInProduction(prefix: string, started = false) {
+  const place = { featureName: await onInProduction(prefix), environment: 'production' };
+  const milestones = [milestoneFor('first', ['u1']), milestoneFor('second', ['u2'])];
+  const plan = started ? await runningPlan(place, milestones) : await addPlan(place, (await createTemplate(milestones)).id);
+  return { plan, path: `${production(place.featureName)}/release-plans/${plan.id}`, place };
+}
+
+const safeguard = { impactMetric: { metricName: 'errors', timeRange: 'hour', aggregationMode: 'count', labelSelectors: {} }, triggerCondition: { operator: '>', threshold: 1 } };
+
+/** A plan in production with a safeguard on it; answers the safeguard's path. */
+async function safeguardInProduction(prefix: string) {
+  const { path, place, plan } = await planInProduction(prefix);
+  const created = await ok(
+    app.admin.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/safeguards', {
+      params: { path: { projectId: 'default', featureName: place.featureName, environment: 'production', planId: plan.id } },
+      body: safeguard as never,
+    }),
+  );
+  return `${path}/safeguards/${created.id}`;
+}
+
+const TEMPLATES = "release templates are not served: a plan copies a template's milestones when it is added, and only a started milestone is";
+
 const TAGS = 'tags are not served; they only choose which flags an SDK filtering by tag is sent, each evaluating as before';
 
 const classification: Record<string, Classification> = {
@@ -137,6 +163,25 @@ const classification: Record<string, Classification> = {
   reviveFeatures: guarded(async () => request('POST', `${base}/revive`, { features: [await archivedParentOfChildOn('revive-many')] })),
   deleteArchivedFeature: guarded(async () => request('DELETE', `/api/admin/archive/${await archivedParentOfChildOn('delete')}`)),
   deleteFeatures: guarded(async () => request('POST', `${base}/delete`, { features: [await archivedParentOfChildOn('delete-many')] })),
+  // Release plans: their milestones become a flag's strategies; pausing, resuming and safeguards decide when.
+  addReleasePlan: guarded(async () => request('POST', `${production(await onInProduction('add-plan'))}/release-plans`, { templateId: (await createTemplate([milestoneFor('only', ['u1'])])).id })),
+  deleteReleasePlan: guarded(async () => request('DELETE', `${(await planInProduction('remove-plan', true)).path}?keepStrategies=false`)),
+  startReleasePlanMilestone: guarded(async () => {
+    const { plan, path } = await planInProduction('start-milestone');
+    return request('POST', `${path}/milestones/${plan.milestones[0]!.id}/start`);
+  }),
+  pauseReleasePlan: guarded(async () => request('POST', `${(await planInProduction('pause-plan', true)).path}/pause`)),
+  resumeReleasePlan: guarded(async () => {
+    const { plan, path, place } = await planInProduction('resume-plan', true);
+    await ok(pause(place, plan.id), 200);
+    return request('POST', `${path}/resume`);
+  }),
+  createReleasePlanSafeguard: guarded(async () => request('POST', `${(await planInProduction('add-safeguard')).path}/safeguards`, safeguard)),
+  updateReleasePlanSafeguard: guarded(async () => request('PUT', await safeguardInProduction('put-safeguard'), safeguard)),
+  deleteReleasePlanSafeguard: guarded(async () => request('DELETE', await safeguardInProduction('delete-safeguard'))),
+  createReleasePlanTemplate: unchanged(TEMPLATES, async () => request('POST', '/api/admin/release-plan-templates', { name: unique('template'), milestones: [milestoneFor('only', ['u1'])] })),
+  updateReleasePlanTemplate: { unguarded: TEMPLATES },
+  deleteReleasePlanTemplate: { unguarded: TEMPLATES },
   // Project moves and the project's environments.
   changeFeatureProject: guarded(async () => request('POST', `${base}/features/${await onInProduction('move')}/changeProject`, { newProjectId: side })),
   removeEnvironmentFromProject: guarded(async () => request('DELETE', `${base}/environments/production`)),
