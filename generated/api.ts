@@ -2587,7 +2587,7 @@ export interface paths {
         put?: never;
         /**
          * Make a milestone the active one; its strategies become the plan's strategies on the flag in this environment
-         * @description The previous milestone's strategies are replaced by this one's; the flag's own strategies stay, after the plan's. Starting clears a pause. Automatic progression starts the next milestone the same way when the active one's `transitionCondition.intervalMinutes` have passed. While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there.
+         * @description The previous milestone's strategies are replaced by this one's; the flag's own strategies stay, after the plan's. Starting clears a pause. Automatic progression starts the next milestone the same way when the active one's `transitionCondition.intervalMinutes` have passed. Where change requests are required, it opens a change request in review instead, by the plan's author, proposing `startMilestone`. While the project requires change requests in this environment, answers 409 `ConflictError` unless the caller holds `SKIP_CHANGE_REQUEST` there.
          */
         post: operations["startReleasePlanMilestone"];
         delete?: never;

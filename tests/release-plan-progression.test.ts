@@ -9,7 +9,7 @@ import { buildApp } from '../app/app.js';
 import { createClient } from '../client/index.js';
 import { configFromEnv } from '../kernel/config.js';
 import { databaseKind, listenUntilFileEnds, startTestApp, type TestApp } from './support/app.js';
-import { requireChangeRequests } from './support/change-requests.js';
+import { approver, changeRequestCalls, requireChangeRequests } from './support/change-requests.js';
 import { eventReader, uniqueNames } from './support/events.js';
 import { fixtures, newApiToken, ok, seen, until } from './support/fixtures.js';
 import { releasePlans, threeSteps, type PlanPlace } from './support/release-plans.js';
@@ -21,6 +21,7 @@ const unique = uniqueNames();
 const { newFlag, turnOn } = fixtures(() => app, unique);
 const { runningPlan, pause, resume, activeMilestone, planIn } = releasePlans(() => app, unique);
 const { latestEventId, eventsSince } = eventReader(() => app);
+const { moveTo } = changeRequestCalls(() => app);
 
 beforeAll(async () => {
   // A database of its own: the restart and two-instance tests start their apps on the file's.
@@ -86,15 +87,25 @@ describe('a paused plan', () => {
 });
 
 describe('in an environment that requires change requests', () => {
-  it('a due milestone does not start by itself, and is logged once', async () => {
+  const requestsFor = async (featureName: string) => {
+    const all = await ok(app.admin.GET('/api/admin/projects/{projectId}/change-requests', { params: { path: { projectId: 'default' } } }), 200);
+    return all.filter((request) => request.features.some((feature) => feature.name === featureName));
+  };
+
+  it('a due milestone is proposed for review once, and starts when the request is applied', async () => {
     const place = { featureName: await newFlag('guarded'), environment: 'production' };
     const plan = await runningPlan(place, threeSteps(0.005));
     await requireChangeRequests(app, 'default', 'production');
-    const logged = () => app.logs.filter((line) => line.includes('requires change requests') && line.includes(plan.id)).length;
-    await until('the log line', async () => logged(), (n) => n > 0);
+    const [request] = await until('the proposal', () => requestsFor(place.featureName), (found) => found.length > 0);
     await sleep(800);
-    expect(logged()).toBe(1);
+    expect(await requestsFor(place.featureName)).toHaveLength(1);
     expect(await activeMilestone(place)).toBe('first');
+    expect(request).toMatchObject({ state: 'In review', title: `Release plan "${plan.name}": start the milestone "second"` });
+    const change = request!.features[0]!.changes[0]!;
+    expect(change).toMatchObject({ action: 'startMilestone', payload: { planId: plan.id, milestoneId: plan.milestones[1]!.id } });
+    const reviewer = await approver(app, 'default', 'production');
+    for (const state of ['Approved', 'Applied'] as const) await ok(moveTo(reviewer, request!.id, state), 200);
+    expect(await activeMilestone(place)).toBe('second');
   });
 });
 

@@ -10,6 +10,7 @@ import { systemCaller } from '../../shared/caller.js';
 import { changeRequestEnvironments } from '../change-requests/guard.js';
 import type { EventLog } from '../events/event-log.js';
 import { nextMilestone, startMilestone } from './milestones.js';
+import { proposeForReview } from '../change-requests/propose.js';
 
 const m = t.releasePlanMilestones;
 const p = t.releasePlanDefinitions;
@@ -41,10 +42,10 @@ async function dueMilestones(db: Db, now: Date) {
     );
 }
 
-type Outcome = 'started' | 'skipped' | 'needs change request';
+type Outcome = 'started' | 'skipped' | 'proposed';
 
 /** Hands the milestone over to the next one, unless another instance is at it, it changed meanwhile, or it is the last. */
-async function handOver(db: Db, events: EventLog, planId: string, milestoneId: string): Promise<Outcome> {
+async function handOver(db: Db, events: EventLog, log: Logger, planId: string, milestoneId: string): Promise<Outcome> {
   return events.change(systemCaller, async (tx, record) => {
     const [plan] = await tx.select().from(p).where(eq(p.id, planId)).for('update', { skipLocked: true });
     if (!plan || plan.activeMilestoneId !== milestoneId) return 'skipped';
@@ -54,8 +55,20 @@ async function handOver(db: Db, events: EventLog, planId: string, milestoneId: s
     const next = await nextMilestone(tx, planId, milestone.sortOrder);
     if (!next) return 'skipped';
     const [flag] = await tx.select({ project: t.features.project }).from(t.features).where(eq(t.features.name, plan.featureName!));
-    if (flag && (await changeRequestEnvironments(tx, flag.project)).has(plan.environment!)) return 'needs change request';
     await tx.update(m).set({ progressionExecutedAt: now }).where(eq(m.id, milestoneId));
+    if (flag && (await changeRequestEnvironments(tx, flag.project)).has(plan.environment!)) {
+      const changeRequestId = await proposeForReview(tx, record, {
+        project: flag.project,
+        environment: plan.environment!,
+        authorId: plan.createdByUserId,
+        title: `Release plan "${plan.name}": start the milestone "${next.name}"`,
+        feature: plan.featureName!,
+        action: 'startMilestone',
+        payload: { planId, milestoneId: next.id },
+      });
+      log.info({ planId, milestoneId: next.id, changeRequestId }, 'release plan: the next milestone is due where change requests are required; proposed for review');
+      return 'proposed';
+    }
     await startMilestone(tx, record, plan, next.id);
     return 'started';
   });
@@ -63,15 +76,8 @@ async function handOver(db: Db, events: EventLog, planId: string, milestoneId: s
 
 /** Looks for due milestones every RELEASE_PLAN_INTERVAL_MS; answers how to stop (waiting for a round under way). */
 export function startReleaseProgression(db: Db, events: EventLog, log: Logger, config: AppConfig): () => Promise<void> {
-  const reported = new Set<string>();
   const round = async () => {
-    for (const due of await dueMilestones(db, new Date())) {
-      const outcome = await handOver(db, events, due.planId, due.milestoneId);
-      if (outcome === 'needs change request' && !reported.has(due.milestoneId)) {
-        reported.add(due.milestoneId);
-        log.info({ planId: due.planId, milestoneId: due.milestoneId }, 'release plan: the next milestone is due, but its environment requires change requests; it waits to be started by hand');
-      }
-    }
+    for (const due of await dueMilestones(db, new Date())) await handOver(db, events, log, due.planId, due.milestoneId);
   };
   return runPeriodically(releaseConfig(config).progressionPollMs, round, (error) => log.warn({ err: error }, 'release plans: could not hand over due milestones; trying again shortly'));
 }
