@@ -4,8 +4,10 @@ import { operationTable, type OperationId } from '../generated/operations.js';
 import { call, startTestApp, type RawResponse, type TestApp } from './support/app.js';
 import { contract, flatten, validatorOf, type Schema } from './support/contract.js';
 import { uniqueNames } from './support/events.js';
-import { inProject, ok } from './support/fixtures.js';
+import { inProject, ok, until } from './support/fixtures.js';
+import { counter, listedMetric, reportWith } from './support/impact-metrics.js';
 import { isFrontendOperation } from './support/operations.js';
+import { releasePlans, type TemplateMilestone } from './support/release-plans.js';
 import { as, clientAs, USER_PASSWORD, userWithSession, type TestUser } from './support/users.js';
 
 const refName = (schema: Schema): string | undefined => /^#\/components\/schemas\/(.+)$/.exec(String(schema.$ref ?? ''))?.[1];
@@ -44,6 +46,15 @@ interface Fixtures {
   changeRequestProject: string;
   changeRequestId: number;
   changeId: number;
+  /** A release template of two milestones. */
+  templateId: string;
+  /** A plan of the template on the flag in the environment, its first milestone running, with a safeguard. */
+  planId: string;
+  /** The plan's milestone after the running one. */
+  milestoneId: string;
+  safeguardId: string;
+  /** A counter an SDK reported through the client API. */
+  metricName: string;
 }
 
 const pathParameters: Record<string, (f: Fixtures, path: string) => string | number> = {
@@ -69,6 +80,11 @@ const pathParameters: Record<string, (f: Fixtures, path: string) => string | num
   appName: (f) => f.appName,
   changeRequestId: (f) => f.changeRequestId,
   changeId: (f) => f.changeId,
+  templateId: (f) => f.templateId,
+  planId: (f) => f.planId,
+  milestoneId: (f) => f.milestoneId,
+  safeguardId: (f) => f.safeguardId,
+  metricName: (f) => f.metricName,
 };
 
 /** Required fields only; every field with plausible values; every field at an edge the contract accepts. */
@@ -166,6 +182,13 @@ const hints: Record<string, Hint> = {
   'PlaygroundRequest.projects': (f) => [f.project],
   'AdvancedPlaygroundRequest.environments': (f) => [f.environment, 'production'],
   'AdvancedPlaygroundRequest.projects': (f) => [f.project],
+  'UpsertReleasePlanTemplate.name': () => unique('template'),
+  'UpsertReleasePlanMilestoneStrategy.name': () => 'flexibleRollout',
+  'UpsertReleasePlanMilestoneStrategy.strategyName': () => 'flexibleRollout',
+  'UpsertReleasePlanMilestoneStrategy.parameters': (_f, mode) => (mode === 'required' ? undefined : { rollout: 50, stickiness: 'userId', groupId: 'checkout' }),
+  'UpsertReleasePlanMilestoneStrategy.segments': (f, mode) => (mode === 'edge' ? [LARGEST_ID] : [f.segmentId]),
+  'AddReleasePlan.templateId': (f) => f.templateId,
+  'SafeguardImpactMetric.metricName': (f) => f.metricName,
 };
 
 const patches = (byMode: Record<Mode, object[]>): Hint => (_f, mode) => byMode[mode];
@@ -306,6 +329,7 @@ let frontendToken: string;
 
 /** The admin token's typed client (the app starts in beforeAll). */
 const admin = () => app.admin;
+const plans = releasePlans(() => app, unique);
 const ofFlag = (projectId: string, featureName: string) => ({ params: { path: { projectId, featureName } } });
 
 /** Creates real resources through the admin API, as the rest of the world would. */
@@ -360,7 +384,7 @@ const create = {
     return strategy.id;
   },
   /** An active flag with a tag, a strategy, variants and an enabled environment. */
-  async flag(f: Omit<Fixtures, 'flag' | 'strategyId' | 'parentFlag' | 'tagValue'>, project = f.project): Promise<{ name: string; strategyId: string; tagValue: string }> {
+  async flag(f: Pick<Fixtures, 'project' | 'environment' | 'tagType' | 'contextField' | 'legalValue' | 'segmentId'>, project = f.project): Promise<{ name: string; strategyId: string; tagValue: string }> {
     const name = unique('flag');
     const tagValue = unique('tag');
     await ok(admin().POST('/api/admin/projects/{projectId}/features', { ...inProject(project), body: { name, type: 'release', description: 'New checkout', tags: [{ type: f.tagType, value: tagValue }] } }));
@@ -414,6 +438,42 @@ const create = {
       }),
     );
     return { changeRequestProject: project, changeRequestId: draft.id, changeId: draft.features[0]!.changes[0]!.id };
+  },
+  /** A release template: half the users for an hour, then everyone. */
+  async template(): Promise<string> {
+    const milestones: TemplateMilestone[] = [
+      { name: 'Half', transitionCondition: { intervalMinutes: 60 }, strategies: [{ name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'default' } }] },
+      { name: 'Everyone', strategies: [{ name: 'default' }] },
+    ];
+    return (await plans.createTemplate(milestones)).id;
+  },
+  /**
+   * A plan of the template on the flag in the environment: just added, with its first milestone running, or
+   * with it paused; `milestoneId` is the milestone that would come next (the first, for a plan just added).
+   */
+  async plan(f: Pick<Fixtures, 'project' | 'environment' | 'templateId'>, flag: string, state: 'added' | 'running' | 'paused'): Promise<Pick<Fixtures, 'flag' | 'planId' | 'milestoneId'>> {
+    const place = { projectId: f.project, featureName: flag, environment: f.environment };
+    const plan = await plans.addPlan(place, f.templateId);
+    const [first, second] = plan.milestones.map((milestone) => milestone.id);
+    if (state !== 'added') await ok(plans.start(place, plan.id, first!), 200);
+    if (state === 'paused') await ok(plans.pause(place, plan.id), 200);
+    return { flag, planId: plan.id, milestoneId: state === 'added' ? first! : second! };
+  },
+  /** A safeguard of the plan that holds unless the app's metric counts more than a million in an hour. */
+  async safeguard(f: Pick<Fixtures, 'project' | 'environment' | 'flag' | 'planId' | 'metricName' | 'appName'>): Promise<string> {
+    const path = { projectId: f.project, featureName: f.flag, environment: f.environment, planId: f.planId };
+    const body = {
+      impactMetric: { metricName: f.metricName, timeRange: 'hour' as const, aggregationMode: 'count' as const, labelSelectors: { appName: [f.appName] } },
+      triggerCondition: { operator: '>' as const, threshold: 1_000_000 },
+    };
+    return (await ok(admin().POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/safeguards', { params: { path }, body }), 201)).id;
+  },
+  /** A counter reported through the client API with the token, once the service lists it. */
+  async impactMetric(token: string, appName: string): Promise<string> {
+    const name = unique('checkout_errors').replaceAll('-', '_');
+    await ok(app.clientWith(token).POST('/api/client/metrics', { body: reportWith(appName, [counter(name, [{ value: 1, labels: { route: '/pay' } }])]) }));
+    await until(`the impact metric ${name} listed`, () => listedMetric(app, name), (metric) => metric !== undefined);
+    return name;
   },
   async signupToken(): Promise<string> {
     return (await ok(admin().POST('/api/admin/invite-link/tokens', { body: { name: unique('invite'), expiresAt: FUTURE } }))).secret;
@@ -525,6 +585,13 @@ const freshFixtures: Partial<Record<OperationId, (f: Fixtures) => Promise<Partia
   deleteAddon: async () => ({ addonId: await create.addon() }),
   discardChangeRequestChange: async (f) => create.changeRequest(f.environment),
   updateChangeRequestState: async (f) => create.changeRequest(f.environment),
+  deleteReleasePlanTemplate: async () => ({ templateId: await create.template() }),
+  addReleasePlan: async (f) => ({ flag: (await create.flag(f)).name }),
+  deleteReleasePlan: async (f) => create.plan(f, (await create.flag(f)).name, 'running'),
+  startReleasePlanMilestone: async (f) => create.plan(f, (await create.flag(f)).name, 'running'),
+  pauseReleasePlan: async (f) => create.plan(f, (await create.flag(f)).name, 'running'),
+  resumeReleasePlan: async (f) => create.plan(f, (await create.flag(f)).name, 'paused'),
+  deleteReleasePlanSafeguard: async (f) => ({ safeguardId: await create.safeguard(f) }),
   deleteOidcSettings: async () => {
     await ok(admin().POST('/api/admin/auth/oidc/settings', { body: { enabled: true, clientId: 'flags', secret: 'oidc-secret', discoverUrl: 'https://login.example.com' } }));
     return {};
@@ -654,7 +721,18 @@ beforeAll(async () => {
   };
   const parent = await create.flag(base);
   const flag = await create.flag(base);
-  fixtures = { ...base, flag: flag.name, strategyId: flag.strategyId, tagValue: flag.tagValue, parentFlag: parent.name };
+  clientToken = await create.apiToken(environment, project);
+  const templateId = await create.template();
+  const metricName = await create.impactMetric(clientToken, base.appName);
+  const plan = await create.plan({ ...base, templateId }, flag.name, 'running');
+  const planFixtures = { ...base, ...plan, templateId, metricName };
+  fixtures = {
+    ...planFixtures,
+    safeguardId: await create.safeguard(planFixtures),
+    strategyId: flag.strategyId,
+    tagValue: flag.tagValue,
+    parentFlag: parent.name,
+  };
   await ok(admin().POST('/api/admin/projects/{projectId}/features/{featureName}/dependencies', { ...ofFlag(project, flag.name), body: { feature: parent.name, variants: ['red'] } }));
   await ok(
     admin().POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', {
@@ -662,7 +740,6 @@ beforeAll(async () => {
     }),
   );
   await create.access(project, roleId, { users: [member.id], groups: [groupId] });
-  clientToken = await create.apiToken(environment, project);
   frontendToken = await create.apiToken(environment, project, 'frontend');
   const registration = { appName: fixtures.appName, instanceId: 'i-1', interval: 10_000, started: new Date().toISOString(), strategies: ['flexibleRollout'] };
   await ok(app.clientWith(clientToken).POST('/api/client/register', { body: registration }));
