@@ -24,6 +24,8 @@ const TABLES = [
 const MIN_EVENTS = 500;
 /** Changes come in bursts (an import, a seeding script): one refresh a little after the threshold covers more of it. */
 const DELAY_MS = 2000;
+const RETRIES = 3;
+const RETRY_MS = 300;
 
 export class TableStatistics {
   private eventsSince = 0;
@@ -50,15 +52,23 @@ export class TableStatistics {
     this.timer = undefined;
     this.eventsSince = 0;
     this.revisionAtLast = revision;
-    this.running = this.running.then(async () => {
-      try {
-        await this.db.execute(sql.raw(`analyze ${TABLES.join(', ')}`));
-      } catch (error) {
-        // Another replica analysing the same table at the same moment is the usual cause; its statistics serve.
-        this.log.debug({ err: error }, 'could not refresh table statistics');
-      }
-    });
+    this.running = this.running.then(() => this.analyze(RETRIES));
     return this.running;
+  }
+
+  /**
+   * Another replica, or PostgreSQL's autovacuum, analysing the same table at the same moment is the usual cause of a
+   * failure ("tuple concurrently updated"): tried again shortly, a few times.
+   */
+  private async analyze(retries: number): Promise<void> {
+    try {
+      await this.db.execute(sql.raw(`analyze ${TABLES.join(', ')}`));
+    } catch (error) {
+      this.log.debug({ err: error }, 'could not refresh table statistics');
+      if (retries === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS).unref());
+      await this.analyze(retries - 1);
+    }
   }
 
   async stop(): Promise<void> {

@@ -42,7 +42,12 @@ export async function reportingSdk(url: string, token: string, appName: string, 
   });
   sdk.on(UnleashEvents.Error, () => {});
   sdk.on(UnleashEvents.Warn, () => {});
-  afterFile(async () => sdk.destroy());
+  afterFile(async () => {
+    sdk.destroy();
+    // A request it began just before is let finish while the app still listens: failing after destroy (which drops
+    // its error listeners), the SDK's fetch retry would end in an unhandled rejection.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  });
   await new Promise<void>((resolve) => sdk.once(UnleashEvents.Synchronized, () => resolve()));
   return sdk;
 }
