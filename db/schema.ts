@@ -739,7 +739,7 @@ export const impactMetricSeries = pgTable(
   {
     name: text('name').notNull(),
     labelsKey: text('labels_key').notNull(),
-    type: text('type').$type<'counter' | 'gauge' | 'histogram'>().notNull(),
+    type: text('type').$type<Schemas['ImpactMetric']['type']>().notNull(),
     help: text('help').notNull(),
     labels: jsonb('labels').$type<Record<string, string>>().notNull(),
     total: doublePrecision('total').notNull().default(0),

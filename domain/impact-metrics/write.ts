@@ -2,13 +2,11 @@
 // other flushes and replicas wrote, each name's series held to its bound under a lock, so replicas cannot pass it together.
 import { lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
+import { INSERT_BATCH } from '../../db/batches.js';
 import * as t from '../../db/schema.js';
 import type { HistogramBuckets } from '../../db/schema.js';
 import { addBuckets } from './quantile.js';
 import type { ImpactMetricType, ImpactSeriesWrite } from './ingest.js';
-
-/** Rows per statement (at most 9 parameters each, well below PostgreSQL's 65,535). */
-const ROWS = 1000;
 
 /** Adds the buckets of the row being inserted to those stored, `le` by `le`. */
 const sumBuckets = (table: string) =>
@@ -61,8 +59,8 @@ async function admitted(tx: Db, name: string, writes: ImpactSeriesWrite[]): Prom
 
 async function upsert(tx: Db, type: ImpactMetricType, writes: ImpactSeriesWrite[]) {
   const updatedAt = new Date();
-  for (let i = 0; i < writes.length; i += ROWS) {
-    const chunk = writes.slice(i, i + ROWS);
+  for (let i = 0; i < writes.length; i += INSERT_BATCH) {
+    const chunk = writes.slice(i, i + INSERT_BATCH);
     await tx
       .insert(t.impactMetricSeries)
       .values(chunk.map((w) => ({ name: w.name, labelsKey: w.labelsKey, type: w.type, help: w.help, labels: w.labels, updatedAt, ...totals(w) })))
@@ -72,10 +70,10 @@ async function upsert(tx: Db, type: ImpactMetricType, writes: ImpactSeriesWrite[
       });
   }
   const minutes = writes.flatMap((w) => w.minutes.map((m) => ({ name: w.name, labelsKey: w.labelsKey, ...m })));
-  for (let i = 0; i < minutes.length; i += ROWS) {
+  for (let i = 0; i < minutes.length; i += INSERT_BATCH) {
     await tx
       .insert(t.impactMetricMinutes)
-      .values(minutes.slice(i, i + ROWS))
+      .values(minutes.slice(i, i + INSERT_BATCH))
       .onConflictDoUpdate({
         target: [t.impactMetricMinutes.name, t.impactMetricMinutes.labelsKey, t.impactMetricMinutes.minute],
         set: combined('impact_metric_minutes', type, 'value'),

@@ -16,7 +16,7 @@ import { pausePlanInTransaction, readReleasePlan } from '../release-plans/plans.
 type Condition = components['schemas']['SafeguardTriggerCondition'];
 type Services = Omit<HandlerContext, 'db' | 'change' | 'caller' | 'log' | 'clientIp' | 'secureCookies'>;
 
-export const conditionHolds = (value: number, { operator, threshold }: Condition) => (operator === '>' ? value > threshold : value < threshold);
+const conditionHolds = (value: number, { operator, threshold }: Condition) => (operator === '>' ? value > threshold : value < threshold);
 
 /** A safeguard that watches: its plan has an active milestone that is not paused, and it has not fired. */
 async function watching(db: Db) {
