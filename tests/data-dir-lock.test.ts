@@ -101,6 +101,8 @@ if (databaseKind === 'pglite') {
       } finally {
         await app.close();
       }
-    });
+      // A start, not a unit: loading the database into a folder takes seconds alone and several times that beside
+      // the suite's other files, so it is given the time a test app's start has (hookTimeout).
+    }, 60_000);
   });
 }

@@ -8,6 +8,7 @@ import { startEdge, type TestEdge } from './support/edge.js';
 import { uniqueNames } from './support/events.js';
 import { afterFile } from './support/file-end.js';
 import { fixtures, newApiToken, ok, until } from './support/fixtures.js';
+import { stopSdk } from './support/sdk-changes.js';
 
 let app: TestApp;
 let edge: TestEdge;
@@ -39,11 +40,11 @@ it("counts the Node SDK's evaluations made through the edge once upstream, and l
     storageProvider: new InMemStorageProvider(),
   });
   sdk.on(UnleashEvents.Error, () => {});
-  afterFile(async () => sdk.destroy());
+  afterFile(async () => stopSdk(sdk));
   await new Promise<void>((resolve) => sdk.once(UnleashEvents.Synchronized, () => resolve()));
   for (let i = 0; i < 5; i++) expect(sdk.isEnabled('reported.node')).toBe(true);
   await until('the counts upstream', () => usageOf('reported.node'), (u) => u.metrics.some((m) => m.appName === 'node-behind-edge'), 15_000);
-  sdk.destroy();
+  stopSdk(sdk);
   await settled();
   const counted = (await usageOf('reported.node')).metrics.filter((m) => m.appName === 'node-behind-edge');
   expect(counted.reduce((sum, m) => sum + m.yes, 0)).toBe(5);

@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from './support/app.js';
 import { startEdge, type TestEdge } from './support/edge.js';
 import { uniqueNames } from './support/events.js';
 import { fixtures, newApiToken } from './support/fixtures.js';
-import { itFollowsEveryChange, nodeSdk, ready, seedSdkFlags, type SdkMode } from './support/sdk-changes.js';
+import { itFollowsEveryChange, nodeSdk, ready, seedSdkFlags, stopSdk, type SdkMode } from './support/sdk-changes.js';
 
 describe.each<[string, SdkMode, 'auto' | 'polling']>([
   ['polling', undefined, 'auto'],
@@ -31,7 +31,7 @@ describe.each<[string, SdkMode, 'auto' | 'polling']>([
     await ready(sdk);
   });
 
-  afterAll(() => sdk?.destroy());
+  afterAll(() => sdk && stopSdk(sdk));
 
   itFollowsEveryChange(() => ({ app, sdk, segmentId, another: (token, sdkName) => nodeSdk(edge.url, token, mode, sdkName) }), given, name, `${label}-scoped`);
 });

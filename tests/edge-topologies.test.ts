@@ -14,6 +14,7 @@ import { startEdge } from './support/edge.js';
 import { uniqueNames } from './support/events.js';
 import { afterFile } from './support/file-end.js';
 import { fixtures, newApiToken, ok, seen } from './support/fixtures.js';
+import { stopSdk } from './support/sdk-changes.js';
 import { SERVICE_PROCESS_TEST_TIMEOUT, startService } from './support/service-process.js';
 
 const features = async (base: string, token: string) => {
@@ -31,7 +32,7 @@ function sdkAt(url: string, token: string) {
     storageProvider: new InMemStorageProvider(),
   });
   sdk.on(UnleashEvents.Error, () => {});
-  afterFile(async () => sdk.destroy());
+  afterFile(async () => stopSdk(sdk));
   return new Promise<Unleash>((resolve) => sdk.once(UnleashEvents.Synchronized, () => resolve(sdk)));
 }
 

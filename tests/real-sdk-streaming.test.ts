@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
 import { fixtures, newApiToken, scrapeOf } from './support/fixtures.js';
-import { itFollowsEveryChange, nodeSdk, ready, seedSdkFlags, type SdkMode } from './support/sdk-changes.js';
+import { itFollowsEveryChange, nodeSdk, ready, seedSdkFlags, stopSdk, type SdkMode } from './support/sdk-changes.js';
 
 describe.each<[string, NonNullable<SdkMode>]>([
   ['streaming', { type: 'streaming' }],
@@ -23,7 +23,7 @@ describe.each<[string, NonNullable<SdkMode>]>([
     await ready(sdk);
   });
 
-  afterAll(() => sdk?.destroy());
+  afterAll(() => sdk && stopSdk(sdk));
 
   it(mode.type === 'streaming' ? 'holds a stream open' : 'polls the delta endpoint, holding no stream', async () => {
     const scraped = (await scrapeOf(app)).text;

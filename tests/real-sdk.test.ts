@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
 import { fixtures, newApiToken, seen as reached, until } from './support/fixtures.js';
+import { stopSdk } from './support/sdk-changes.js';
 
 let app: TestApp;
 let sdk: Unleash;
@@ -72,7 +73,7 @@ beforeAll(async () => {
   });
 });
 
-afterAll(() => sdk?.destroy());
+afterAll(() => sdk && stopSdk(sdk));
 
 describe('the Unleash node SDK against the service', () => {
   it('evaluates rollouts', () => {

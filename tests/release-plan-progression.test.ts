@@ -13,7 +13,7 @@ import { approver, changeRequestCalls, requireChangeRequests } from './support/c
 import { eventReader, uniqueNames } from './support/events.js';
 import { fixtures, newApiToken, ok, seen, until } from './support/fixtures.js';
 import { releasePlans, threeSteps, type PlanPlace } from './support/release-plans.js';
-import { nodeSdk, ready, type SdkMode } from './support/sdk-changes.js';
+import { nodeSdk, ready, stopSdk, type SdkMode } from './support/sdk-changes.js';
 
 let app: TestApp;
 let token: string;
@@ -54,7 +54,7 @@ describe('a plan of three milestones', () => {
       expect(started).toHaveLength(3);
       expect(started.slice(1).map((e) => e.createdBy)).toEqual(['unleash_system_user', 'unleash_system_user']);
     } finally {
-      sdk.destroy();
+      stopSdk(sdk);
     }
   });
 

@@ -6,9 +6,10 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { uniqueNames } from '../support/events.js';
 import { fixtures, newApiToken, seen } from '../support/fixtures.js';
 import { startProxy } from '../support/proxy.js';
+import { stopSdk } from '../support/sdk-changes.js';
 
 const sdks: Unleash[] = [];
-afterAll(() => sdks.forEach((sdk) => sdk.destroy()));
+afterAll(() => sdks.forEach(stopSdk));
 
 async function streamingSdk(url: string, token: string): Promise<Unleash> {
   const sdk = new Unleash({

@@ -5,6 +5,7 @@ import type { components } from '../../generated/api.js';
 import type { TestApp } from './app.js';
 import { afterFile } from './file-end.js';
 import { ok } from './fixtures.js';
+import { stopSdk } from './sdk-changes.js';
 
 type Aggregation = components['schemas']['ImpactAggregation'];
 export type ImpactMetric = Record<string, unknown>;
@@ -42,12 +43,7 @@ export async function reportingSdk(url: string, token: string, appName: string, 
   });
   sdk.on(UnleashEvents.Error, () => {});
   sdk.on(UnleashEvents.Warn, () => {});
-  afterFile(async () => {
-    sdk.destroy();
-    // A request it began just before is let finish while the app still listens: failing after destroy (which drops
-    // its error listeners), the SDK's fetch retry would end in an unhandled rejection.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  });
+  afterFile(async () => stopSdk(sdk));
   await new Promise<void>((resolve) => sdk.once(UnleashEvents.Synchronized, () => resolve()));
   return sdk;
 }

@@ -1,5 +1,6 @@
 // What the real Node SDK (unleash-client 6.12.1) must see of every kind of change, whoever serves it (the service, an
 // edge): the flags to seed, the SDK to start, and the specifications, shared by the files that run them.
+import type { EventEmitter } from 'node:events';
 import { InMemStorageProvider, Unleash, UnleashEvents } from 'unleash-client';
 import { expect, it } from 'vitest';
 import type { TestApp } from './app.js';
@@ -22,6 +23,15 @@ export function nodeSdk(url: string, token: string, mode: SdkMode, name: string)
   sdk.on(UnleashEvents.Error, () => {});
   sdk.on(UnleashEvents.Warn, () => {});
   return sdk;
+}
+
+/**
+ * Stops `sdk` for good. Its `destroy` drops the repository's listeners, so a poll still in flight that then fails (its
+ * app closed) would emit an error nobody hears, and the SDK's timer would end in an unhandled rejection: one is kept.
+ */
+export function stopSdk(sdk: Unleash): void {
+  sdk.destroy();
+  (sdk as unknown as { repository: EventEmitter }).repository.on(UnleashEvents.Error, () => {});
 }
 
 export const ready = (sdk: Unleash) =>
@@ -106,7 +116,7 @@ export function itFollowsEveryChange(current: () => SdkUnderTest, { createFlag, 
       await seen('its own flag on', () => scoped.isEnabled(`${project}.flag`));
       expect(scoped.getFeatureToggleDefinitions().map((f) => f.name)).toEqual([`${project}.flag`]);
     } finally {
-      scoped.destroy();
+      stopSdk(scoped);
     }
   });
 }
