@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Handlers } from '../domain/handler-context.js';
 import type { HandlerContext } from '../domain/handler-context.js';
 
-export type HandlerResult = { status: number; body?: unknown; headers?: Record<string, string> };
+export type HandlerResult = { status: number; body?: unknown; headers?: Record<string, string | string[]> };
 export type AnyHandler = (request: unknown, context: HandlerContext) => Promise<HandlerResult>;
 
 /** Sends what a typed handler answered: its status, headers and body (a pre-serialized Buffer as is). */

@@ -22,7 +22,10 @@ import { edgeHandlers } from '../handlers/edge.js';
 import { groupHandlers } from '../handlers/groups.js';
 import { healthHandlers } from '../handlers/health.js';
 import { lifecycleHandlers } from '../handlers/lifecycle.js';
-import { oidcSettingHandlers } from '../handlers/oidc-settings.js';
+import { ssoSettingHandlers } from '../handlers/sso-settings.js';
+import { signInOptionHandlers } from '../handlers/sign-in-options.js';
+import { oidcSignInHandlers } from '../handlers/oidc-sign-in.js';
+import { samlSignInHandlers } from '../handlers/saml-sign-in.js';
 import { playgroundHandlers } from '../handlers/playground.js';
 import { projectAccessHandlers } from '../handlers/project-access.js';
 import { projectInsightHandlers } from '../handlers/project-insights.js';
@@ -75,7 +78,10 @@ export const handlers = {
   ...projectAccessHandlers,
   ...flagCreatorHandlers,
   ...favoriteHandlers,
-  ...oidcSettingHandlers,
+  ...ssoSettingHandlers,
+  ...signInOptionHandlers,
+  ...oidcSignInHandlers,
+  ...samlSignInHandlers,
   ...addonHandlers,
   ...stateHandlers,
   ...usageMetricHandlers,

@@ -369,9 +369,38 @@ export const sessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** How the session began when an identity provider signed the user in: what signing out there needs. */
+    sso: jsonb('sso').$type<SessionSso>(),
     createdAt: createdAt(),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export type SessionSso =
+  | { provider: 'oidc'; idToken: string }
+  | { provider: 'saml'; nameID: string; nameIDFormat: string; sessionIndex?: string | undefined };
+
+/** What a sign-in begun with an identity provider keeps until the provider sends the browser back. */
+export interface SsoRequestData {
+  /** SHA-256 of the cookie that binds an OpenID Connect sign-in to the browser that began it. */
+  browser?: string;
+  nonce?: string;
+  codeVerifier?: string;
+  /** The path of this service to go to once signed in. */
+  redirect?: string;
+}
+
+/** Sign-ins begun and not finished: OpenID Connect's `state` (hashed) and SAML's request ids, each taken once. */
+export const ssoRequests = pgTable(
+  'sso_requests',
+  {
+    id: text('id').primaryKey(),
+    provider: text('provider').$type<'oidc' | 'saml'>().notNull(),
+    data: jsonb('data').$type<SsoRequestData>().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sso_requests_expires_idx').on(t.expiresAt)],
 );
 
 export const personalAccessTokens = pgTable('personal_access_tokens', {

@@ -1640,7 +1640,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * End the session of the cookie sent and go to the sign-in page, or to the identity provider's sign-out
+         * @description For browsers. A session begun with OpenID Connect goes on to the provider's end-session endpoint when the settings enable single sign-out and the provider offers one; one begun with SAML goes to the settings' sign-out URL when one is set. Otherwise to `/signin`.
+         */
+        get: operations["logoutAndRedirect"];
         put?: never;
         /** End the session of the cookie sent, and clear the cookie */
         post: operations["logout"];
@@ -2060,6 +2064,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How people may sign in here, for the sign-in page
+         * @description Public. The identity providers configured (each with the route that starts its sign-in) and whether the password form is offered. While password sign-in is disabled, root Admins may still sign in with their password (the break-glass way in).
+         */
+        get: operations["getSignInOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/oidc/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start signing in with OpenID Connect (authorization code flow with PKCE)
+         * @description Redirects the browser to the identity provider, with `state`, `nonce` and a PKCE challenge kept server-side for ten minutes and bound to this browser by a short-lived cookie. The provider is found by the settings' discovery URL.
+         */
+        get: operations["startOidcSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the identity provider returns the browser after OpenID Connect sign-in
+         * @description Checks `state` (and the browser it was issued to), exchanges the code with the PKCE verifier, checks the ID token (issuer, audience, `nonce`, signing algorithm) and signs the user in: the session cookie as for password sign-in, then a redirect to where the sign-in began. A refusal (unknown user without auto-create, an email outside `emailDomains`, a tampered or used `state`, an error from the provider) redirects to `/signin?error=` with the reason in plain words.
+         */
+        get: operations["finishOidcSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/saml/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start signing in with SAML 2.0 (HTTP-Redirect binding)
+         * @description Redirects the browser to the identity provider's single sign-on URL with a fresh AuthnRequest; its id is kept for ten minutes and accepted once as the response's `InResponseTo`.
+         */
+        get: operations["startSamlSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/saml/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The assertion consumer service (HTTP-POST binding)
+         * @description Accepts the identity provider's response only when its assertion is signed by the configured certificate, addressed to this service (audience = the service's entity id, its metadata URL), within its time conditions (two minutes of clock skew), and answers one of this service's own requests not answered before: a replayed response is refused. Then the same user rules as OpenID Connect. Signed in → the session cookie and a redirect to where the sign-in began; refused → a redirect to `/signin?error=` with the reason.
+         */
+        post: operations["finishSamlSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/saml/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This service's SAML service-provider metadata, for the identity provider
+         * @description Entity id `<UNLEASH_URL>/auth/saml/metadata`, assertion consumer service `<UNLEASH_URL>/auth/saml/callback` (HTTP-POST), signed assertions wanted. Served whether or not SAML is configured, so the provider can be set up first.
+         */
+        get: operations["getSamlMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/auth/oidc/settings": {
         parameters: {
             query?: never;
@@ -2078,6 +2202,50 @@ export interface paths {
         post: operations["setOidcSettings"];
         /** Remove the OpenID Connect settings (records `setting-deleted` when there were some) */
         delete: operations["deleteOidcSettings"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/auth/saml/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The SAML 2.0 settings */
+        get: operations["getSamlSettings"];
+        put?: never;
+        /**
+         * Configure SAML 2.0 as a login provider
+         * @description `defaultRootRoleId` takes precedence over `defaultRootRole`. The certificate must be an X.509
+         *     certificate (PEM, or its base64 body). Records `setting-created` the first time, `setting-updated` after.
+         */
+        post: operations["setSamlSettings"];
+        /** Remove the SAML settings (records `setting-deleted` when there were some) */
+        delete: operations["deleteSamlSettings"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/auth/simple/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether password sign-in is disabled */
+        get: operations["getPasswordAuthSettings"];
+        put?: never;
+        /**
+         * Disable or enable password sign-in
+         * @description Disabling needs an identity provider configured (OpenID Connect or SAML), else 400: nobody but root Admins could sign in. While disabled, `POST /auth/simple/login` refuses everyone but root Admins (401), the break-glass way in; API tokens and personal access tokens work as before. Deleting the last provider's settings enables password sign-in again. Records `setting-created` or `setting-updated`.
+         */
+        post: operations["setPasswordAuthSettings"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4574,16 +4742,21 @@ export interface components {
          * @enum {string}
          */
         OidcRootRoleName: "Viewer" | "Editor" | "Admin";
-        /** @description OpenID Connect settings, whole: they replace the stored ones. The secret is stored and never shown again. This service stores and shows these settings; it does not sign users in through OpenID Connect yet. */
+        /** @description OpenID Connect settings, whole: they replace the stored ones. The secret is stored and never shown again (not in answers, events or logs). With settings stored, the sign-in page offers the provider (`/auth/oidc/login`). */
         SetOidcSettings: {
             /**
              * @description Only true is accepted; to turn OpenID Connect off
              * @constant
              */
             enabled: true;
+            /** @description What the sign-in button names (default "OpenID Connect") */
+            displayName?: string;
             clientId: string;
             secret: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The provider's discovery document (`…/.well-known/openid-configuration`); sign-in needs it
+             */
             discoverUrl?: string;
             autoCreate?: boolean;
             enableSingleSignOut?: boolean;
@@ -4591,18 +4764,23 @@ export interface components {
             defaultRootRole?: components["schemas"]["OidcRootRoleName"];
             /** @description Wins over `defaultRootRole` when both are sent; must be a root role */
             defaultRootRoleId?: number;
+            /** @description Comma-separated domains whose people may be created at their first sign-in; empty for any */
             emailDomains?: string;
+            /** @description Space-separated `acr_values` asked of the provider; the ID token's `acr` must be one of them */
             acrValues?: string;
             /** @enum {string} */
             idTokenSigningAlgorithm?: "RS256" | "RS384" | "RS512";
             enableGroupSyncing?: boolean;
+            /** @description Where the groups are in the ID token's claims, a dotted path (default `groups`) */
             groupJsonPath?: string;
+            /** @description Asks for the `groups` scope too */
             addGroupsScope?: boolean;
         };
         /** @description The stored OpenID Connect settings with the secret masked; an empty object when none are stored. */
         OidcSettings: {
             enabled?: boolean;
             clientId?: string;
+            displayName?: string;
             /** @description Masked; the stored secret is never shown */
             secret?: string;
             discoverUrl?: string;
@@ -4617,6 +4795,81 @@ export interface components {
             enableGroupSyncing?: boolean;
             groupJsonPath?: string;
             addGroupsScope?: boolean;
+        };
+        /** @description The ways to sign in that the sign-in page offers. */
+        SignInOptions: {
+            /** @description False while password sign-in is disabled (root Admins may still use it) */
+            passwordEnabled: boolean;
+            providers: components["schemas"]["SignInProvider"][];
+        };
+        /** @description An identity provider people can sign in with. */
+        SignInProvider: {
+            /** @enum {string} */
+            type: "oidc" | "saml";
+            /** @description What the button says after "Sign in with": the settings' `displayName`, else "OpenID Connect" or "SAML" */
+            name: string;
+            /** @description The route that starts the sign-in */
+            path: string;
+        };
+        /** @description What the identity provider's page posts (HTTP-POST binding). */
+        SamlResponseForm: {
+            SAMLResponse: string;
+            RelayState?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Whether password sign-in is disabled (Unleash's `unleash.auth.simple` setting). */
+        PasswordAuthSettings: {
+            disabled: boolean;
+        };
+        /** @description SAML 2.0 settings, whole: they replace the stored ones. */
+        SetSamlSettings: {
+            /**
+             * @description Only true is accepted; to turn SAML off
+             * @constant
+             */
+            enabled: true;
+            /** @description What the sign-in button names (default "SAML") */
+            displayName?: string;
+            /** @description The identity provider's entity id: the issuer its responses must name */
+            entityId: string;
+            /**
+             * Format: uri
+             * @description The identity provider's single sign-on URL (HTTP-Redirect binding)
+             */
+            signOnUrl: string;
+            /** @description The identity provider's signing certificate (X.509, PEM or its base64 body); assertions must be signed by it */
+            certificate: string;
+            /**
+             * Format: uri
+             * @description Where sign-out sends the browser afterwards (the identity provider's single logout URL)
+             */
+            signOutUrl?: string;
+            autoCreate?: boolean;
+            /** @description The root role of users created at their first sign-in */
+            defaultRootRole?: components["schemas"]["OidcRootRoleName"];
+            /** @description Wins over `defaultRootRole` when both are sent; must be a root role */
+            defaultRootRoleId?: number;
+            /** @description Comma-separated domains whose people may be created at their first sign-in; empty for any */
+            emailDomains?: string;
+            enableGroupSyncing?: boolean;
+            /** @description The attribute holding the groups (default `groups`) */
+            groupJsonPath?: string;
+        };
+        /** @description The stored SAML 2.0 settings; an empty object when none are stored. */
+        SamlSettings: {
+            enabled?: boolean;
+            displayName?: string;
+            entityId?: string;
+            signOnUrl?: string;
+            certificate?: string;
+            signOutUrl?: string;
+            autoCreate?: boolean;
+            defaultRootRole?: components["schemas"]["OidcRootRoleName"];
+            defaultRootRoleId?: number;
+            emailDomains?: string;
+            enableGroupSyncing?: boolean;
+            groupJsonPath?: string;
         };
         /** @description When the milestone hands over to the next by itself: after `intervalMinutes` (fractions allowed) from its start, not counting time paused. Without one the next milestone waits for a user. */
         TransitionCondition: {
@@ -8712,6 +8965,28 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    logoutAndRedirect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
+                    /** @description The session cookie cleared */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     logout: {
         parameters: {
             query?: never;
@@ -9774,6 +10049,156 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    getSignInOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ways in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInOptions"];
+                };
+            };
+        };
+    };
+    startOidcSignIn: {
+        parameters: {
+            query?: {
+                /** @description A path of this service (starting with one `/`) to return to after signing in; anything else is ignored */
+                redirect?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the identity provider's authorization endpoint */
+            302: {
+                headers: {
+                    /** @description The authorization request */
+                    Location?: string;
+                    /** @description The cookie binding this sign-in to the browser */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    finishOidcSignIn: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                iss?: string;
+                session_state?: string;
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in (to where the sign-in began), or refused (to the sign-in page with the reason) */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
+                    /** @description The session cookie when signed in; the sign-in's own cookie cleared */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    startSamlSignIn: {
+        parameters: {
+            query?: {
+                /** @description A path of this service (starting with one `/`) to return to after signing in; anything else is ignored */
+                redirect?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the identity provider */
+            302: {
+                headers: {
+                    /** @description The authentication request */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    finishSamlSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["SamlResponseForm"];
+            };
+        };
+        responses: {
+            /** @description Signed in, or refused (to the sign-in page with the reason) */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
+                    /** @description The session cookie when signed in */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getSamlMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metadata */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
+            };
+        };
+    };
     getOidcSettings: {
         parameters: {
             query?: never;
@@ -9843,6 +10268,128 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    getSamlSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings (an empty object while none are set) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    setSamlSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetSamlSettings"];
+            };
+        };
+        responses: {
+            /** @description The stored settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteSamlSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No SAML settings remain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getPasswordAuthSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setting */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordAuthSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    setPasswordAuthSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordAuthSettings"];
+            };
+        };
+        responses: {
+            /** @description The stored setting */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordAuthSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getAddons: {

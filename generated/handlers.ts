@@ -3,6 +3,8 @@
 import type { operations } from './api.js';
 
 type JsonContent<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
+/** A request body: JSON, or a form (what identity providers post). */
+type BodyContent<T> = T extends { content: { 'application/x-www-form-urlencoded': infer F } } ? F : JsonContent<T>;
 type Present<T> = [NonNullable<T>] extends [never] ? undefined : NonNullable<T>;
 type ParameterPart<Id extends keyof operations, K extends 'path' | 'query' | 'header'> =
   operations[Id] extends { parameters: infer P } ? (P extends { [Key in K]?: infer X } ? Present<X> : undefined) : undefined;
@@ -11,7 +13,7 @@ type ParameterPart<Id extends keyof operations, K extends 'path' | 'query' | 'he
 export interface RequestOf<Id extends keyof operations> {
   params: ParameterPart<Id, 'path'>;
   query: ParameterPart<Id, 'query'>;
-  body: operations[Id] extends { requestBody?: infer RB } ? JsonContent<NonNullable<RB>> : undefined;
+  body: operations[Id] extends { requestBody?: infer RB } ? BodyContent<NonNullable<RB>> : undefined;
   headers: Record<string, string | string[] | undefined>;
 }
 
@@ -21,14 +23,14 @@ export interface PreSerialized {
 }
 
 /** Operations whose handler may answer with a PreSerialized body (x-pre-serialized in the contract). */
-type PreSerializedOperation = 'evaluateOfrepFlag' | 'evaluateOfrepFlags' | 'exportState' | 'getClientDelta' | 'getClientFeatures' | 'getFrontendFeatures' | 'getFrontendFeaturesWithPost' | 'getImpactMetricsPrometheus';
+type PreSerializedOperation = 'evaluateOfrepFlag' | 'evaluateOfrepFlags' | 'exportState' | 'getClientDelta' | 'getClientFeatures' | 'getFrontendFeatures' | 'getFrontendFeaturesWithPost' | 'getImpactMetricsPrometheus' | 'getSamlMetadata';
 
 /** What a handler may answer: one of the contract's statuses with the body declared for it. */
 export type ReplyOf<Id extends keyof operations> = {
   [S in keyof operations[Id]['responses']]: {
     status: S;
     body: JsonContent<operations[Id]['responses'][S]> | (Id extends PreSerializedOperation ? PreSerialized : never);
-    headers?: Record<string, string>;
+    headers?: Record<string, string | string[]>;
   };
 }[keyof operations[Id]['responses']];
 
@@ -88,6 +90,7 @@ export interface HandlersWith<Context> {
   deleteReleasePlanSafeguard: HandlerWith<'deleteReleasePlanSafeguard', Context>;
   deleteReleasePlanTemplate: HandlerWith<'deleteReleasePlanTemplate', Context>;
   deleteRole: HandlerWith<'deleteRole', Context>;
+  deleteSamlSettings: HandlerWith<'deleteSamlSettings', Context>;
   deleteSegment: HandlerWith<'deleteSegment', Context>;
   deleteStrategy: HandlerWith<'deleteStrategy', Context>;
   deleteTag: HandlerWith<'deleteTag', Context>;
@@ -104,6 +107,8 @@ export interface HandlersWith<Context> {
   exportState: HandlerWith<'exportState', Context>;
   favoriteFeature: HandlerWith<'favoriteFeature', Context>;
   favoriteProject: HandlerWith<'favoriteProject', Context>;
+  finishOidcSignIn: HandlerWith<'finishOidcSignIn', Context>;
+  finishSamlSignIn: HandlerWith<'finishSamlSignIn', Context>;
   getAddon: HandlerWith<'getAddon', Context>;
   getAddonEvents: HandlerWith<'getAddonEvents', Context>;
   getAddons: HandlerWith<'getAddons', Context>;
@@ -148,6 +153,7 @@ export interface HandlersWith<Context> {
   getImpactMetrics: HandlerWith<'getImpactMetrics', Context>;
   getImpactMetricsPrometheus: HandlerWith<'getImpactMetricsPrometheus', Context>;
   getOidcSettings: HandlerWith<'getOidcSettings', Context>;
+  getPasswordAuthSettings: HandlerWith<'getPasswordAuthSettings', Context>;
   getPermissions: HandlerWith<'getPermissions', Context>;
   getPersonalAccessTokens: HandlerWith<'getPersonalAccessTokens', Context>;
   getPlayground: HandlerWith<'getPlayground', Context>;
@@ -161,8 +167,11 @@ export interface HandlersWith<Context> {
   getRequestsPerSecond: HandlerWith<'getRequestsPerSecond', Context>;
   getRole: HandlerWith<'getRole', Context>;
   getRoles: HandlerWith<'getRoles', Context>;
+  getSamlMetadata: HandlerWith<'getSamlMetadata', Context>;
+  getSamlSettings: HandlerWith<'getSamlSettings', Context>;
   getSegment: HandlerWith<'getSegment', Context>;
   getSegments: HandlerWith<'getSegments', Context>;
+  getSignInOptions: HandlerWith<'getSignInOptions', Context>;
   getSignupToken: HandlerWith<'getSignupToken', Context>;
   getSignupTokens: HandlerWith<'getSignupTokens', Context>;
   getStrategies: HandlerWith<'getStrategies', Context>;
@@ -177,6 +186,7 @@ export interface HandlersWith<Context> {
   importState: HandlerWith<'importState', Context>;
   login: HandlerWith<'login', Context>;
   logout: HandlerWith<'logout', Context>;
+  logoutAndRedirect: HandlerWith<'logoutAndRedirect', Context>;
   markFeaturesStale: HandlerWith<'markFeaturesStale', Context>;
   patchEnvironmentVariants: HandlerWith<'patchEnvironmentVariants', Context>;
   patchFeature: HandlerWith<'patchFeature', Context>;
@@ -199,11 +209,15 @@ export interface HandlersWith<Context> {
   searchUsers: HandlerWith<'searchUsers', Context>;
   setEnvironmentVariants: HandlerWith<'setEnvironmentVariants', Context>;
   setOidcSettings: HandlerWith<'setOidcSettings', Context>;
+  setPasswordAuthSettings: HandlerWith<'setPasswordAuthSettings', Context>;
   setProjectGroupRoles: HandlerWith<'setProjectGroupRoles', Context>;
   setProjectUserRoles: HandlerWith<'setProjectUserRoles', Context>;
+  setSamlSettings: HandlerWith<'setSamlSettings', Context>;
   setStrategySortOrder: HandlerWith<'setStrategySortOrder', Context>;
   signUp: HandlerWith<'signUp', Context>;
+  startOidcSignIn: HandlerWith<'startOidcSignIn', Context>;
   startReleasePlanMilestone: HandlerWith<'startReleasePlanMilestone', Context>;
+  startSamlSignIn: HandlerWith<'startSamlSignIn', Context>;
   uncompleteFeature: HandlerWith<'uncompleteFeature', Context>;
   unfavoriteFeature: HandlerWith<'unfavoriteFeature', Context>;
   unfavoriteProject: HandlerWith<'unfavoriteProject', Context>;

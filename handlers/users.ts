@@ -5,6 +5,8 @@ import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import { badRequest, notFound, unauthorized } from '../kernel/errors.js';
 import { assertPasswordPolicy, hashPassword, verifyPassword } from '../domain/access/passwords.js';
+import { passwordSignInDisabled } from '../domain/sso/settings.js';
+import { signOutLocation } from '../domain/sso/sign-out.js';
 import { hashSecret } from '../domain/access/tokens.js';
 import { clearedSessionCookie, endSession, newPersonalTokenSecret, sessionSecretOf, startSession } from '../domain/access/user-auth.js';
 import { likePattern } from '../domain/flags/search-filters.js';
@@ -36,6 +38,13 @@ async function setPassword(db: Db, user: UserRow, password: string, keptSession?
 }
 
 const LOGIN_FAILED = 'The username or email and password you gave do not match an account.';
+const PASSWORD_SIGN_IN_OFF = 'Password sign-in is turned off here: sign in with your identity provider. (Root Admins may still use their password.)';
+
+/** Whether the user's root role is the built-in Admin: the break-glass way in while password sign-in is off. */
+async function isRootAdmin(db: Db, user: UserRow): Promise<boolean> {
+  const [role] = await db.select({ name: t.roles.name }).from(t.roles).where(eq(t.roles.id, user.rootRoleId));
+  return role?.name === 'Admin';
+}
 
 const describePersonalToken = (row: typeof t.personalAccessTokens.$inferSelect) => ({
   id: row.id,
@@ -62,6 +71,7 @@ export const userHandlers = {
       if (user) await db.update(t.users).set({ loginAttempts: sql`${t.users.loginAttempts} + 1` }).where(eq(t.users.id, user.id));
       throw unauthorized(LOGIN_FAILED);
     }
+    if ((await passwordSignInDisabled(db)) && !(await isRootAdmin(db, user))) throw unauthorized(PASSWORD_SIGN_IN_OFF);
     const cookie = await change(async (tx) => {
       await tx.update(t.users).set({ loginAttempts: 0, seenAt: new Date() }).where(eq(t.users.id, user.id));
       return startSession(tx, user.id, secureCookies);
@@ -73,6 +83,12 @@ export const userHandlers = {
     const secret = sessionSecretOf(headers.cookie);
     if (secret) await endSession(db, secret);
     return { status: 200, body: undefined, headers: { 'set-cookie': clearedSessionCookie(secureCookies) } };
+  },
+
+  async logoutAndRedirect({ headers }, { db, config, secureCookies }) {
+    const secret = sessionSecretOf(headers.cookie);
+    const sso = secret ? await endSession(db, secret) : undefined;
+    return { status: 302, body: undefined, headers: { location: await signOutLocation(db, config, sso), 'set-cookie': clearedSessionCookie(secureCookies) } };
   },
 
   async getCurrentUser(_request, { db, caller }) {

@@ -54,6 +54,10 @@ export function registerBodyGuard(app: FastifyInstance): void {
       done(null, problem ? new UnusableJson(`The request body is refused: ${problem}`, false) : body);
     });
   });
+  // Identity providers post SAML responses as an HTML form would.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, payload, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(payload as string)));
+  });
   app.addContentTypeParser('*', (_request, payload, done) => {
     payload.resume();
     payload.on('end', () => done(null, UNSUPPORTED));

@@ -14,7 +14,7 @@ export interface IntegrationConfig {
   retryPeriodMs: number;
   /** The first retry's delay; each later one doubles it (with jitter), up to 5 minutes. Default 1 s. */
   retryBaseMs: number;
-  /** UNLEASH_URL: the address of this service as people reach it, for links in chat messages. */
+  /** UNLEASH_URL: the address of this service as people reach it, for links in chat messages and where identity providers send browsers back. */
   publicUrl: string;
   /** How long a worker's claim on deliveries lasts unless renewed (it renews while it works); a crashed worker's deliveries are taken over after this. */
   leaseMs: number;
@@ -110,7 +110,7 @@ export const environmentVariables = {
   SECURE_COOKIES: '`true`: the session cookie is always Secure (browsers send it back over HTTPS only), for a proxy that terminates HTTPS without sending X-Forwarded-Proto. Default false: Secure when the request came over HTTPS (see TRUST_PROXY). Unleash ties this to SECURE_HEADERS, which is not read here.',
   UNLEASH_FRONTEND_API_ORIGINS: 'Comma-separated browser origins (`https://app.example.com`) that may call the frontend API (/api/frontend); `*` for any. Default `*`.',
   PROMETHEUS_API: 'Base URL of a Prometheus that scrapes the service; usage metrics (/api/admin/metrics/rps) are read from it. Unset: from the service\'s own request counts.',
-  UNLEASH_URL: 'The address people reach the service at, for links in integration messages. Default http://localhost:4242.',
+  UNLEASH_URL: 'The address people reach the service at: links in integration messages, and the address identity providers send people back to after single sign-on (set it whenever SSO is used). Default http://localhost:4242.',
   UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION: '`true`: integration URLs may resolve to private, loopback or link-local addresses. Default false.',
   UNLEASH_ALLOW_LIST_INTEGRATION: 'Comma-separated host names integrations may send to whatever they resolve to.',
   INTEGRATION_RETRY_PERIOD_MS: 'How long a failing integration delivery is retried after its first attempt before it is given up. Default 3600000 (1 hour).',
@@ -281,3 +281,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
 /** The integration settings with their defaults filled in (tests give only what they change). */
 export const integrationConfig = (config: AppConfig): IntegrationConfig => ({ ...DEFAULT_INTEGRATION_CONFIG, ...config.integrations });
+
+/** UNLEASH_URL: the address people reach the service at. */
+export const publicUrlOf = (config: AppConfig): string => integrationConfig(config).publicUrl;

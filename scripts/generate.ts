@@ -109,6 +109,8 @@ function handlersModule(table: Record<string, OperationEntry>): string {
 import type { operations } from './api.js';
 
 type JsonContent<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
+/** A request body: JSON, or a form (what identity providers post). */
+type BodyContent<T> = T extends { content: { 'application/x-www-form-urlencoded': infer F } } ? F : JsonContent<T>;
 type Present<T> = [NonNullable<T>] extends [never] ? undefined : NonNullable<T>;
 type ParameterPart<Id extends keyof operations, K extends 'path' | 'query' | 'header'> =
   operations[Id] extends { parameters: infer P } ? (P extends { [Key in K]?: infer X } ? Present<X> : undefined) : undefined;
@@ -117,7 +119,7 @@ type ParameterPart<Id extends keyof operations, K extends 'path' | 'query' | 'he
 export interface RequestOf<Id extends keyof operations> {
   params: ParameterPart<Id, 'path'>;
   query: ParameterPart<Id, 'query'>;
-  body: operations[Id] extends { requestBody?: infer RB } ? JsonContent<NonNullable<RB>> : undefined;
+  body: operations[Id] extends { requestBody?: infer RB } ? BodyContent<NonNullable<RB>> : undefined;
   headers: Record<string, string | string[] | undefined>;
 }
 
@@ -134,7 +136,7 @@ export type ReplyOf<Id extends keyof operations> = {
   [S in keyof operations[Id]['responses']]: {
     status: S;
     body: JsonContent<operations[Id]['responses'][S]> | (Id extends PreSerializedOperation ? PreSerialized : never);
-    headers?: Record<string, string>;
+    headers?: Record<string, string | string[]>;
   };
 }[keyof operations[Id]['responses']];
 

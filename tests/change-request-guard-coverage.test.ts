@@ -320,6 +320,10 @@ const classification: Record<string, Classification> = {
   // Credentials, integrations and sign-in: no flag is written.
   setOidcSettings: { unguarded: 'single sign-on settings; no flag is written' },
   deleteOidcSettings: { unguarded: 'single sign-on settings; no flag is written' },
+  setSamlSettings: { unguarded: 'single sign-on settings; no flag is written' },
+  deleteSamlSettings: { unguarded: 'single sign-on settings; no flag is written' },
+  setPasswordAuthSettings: { unguarded: 'sign-in settings; no flag is written' },
+  finishSamlSignIn: { unguarded: 'signs in; no flag is written' },
   createApiToken: { unguarded: 'credentials; no flag is written' },
   deleteApiToken: { unguarded: 'credentials; no flag is written' },
   createPersonalAccessToken: { unguarded: 'credentials; no flag is written' },

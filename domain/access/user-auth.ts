@@ -66,11 +66,11 @@ export async function callerOfUser(db: Db, user: UserRow): Promise<Caller> {
 const sessionCookie = (value: string, expires: Date, secure: boolean) =>
   stringifySetCookie({ name: SESSION_COOKIE, value, httpOnly: true, sameSite: 'lax', path: '/', expires, secure });
 
-/** Opens a session for the user; the answer's `Set-Cookie` value, `Secure` when `secure`. */
-export async function startSession(db: Db, userId: number, secure: boolean): Promise<string> {
+/** Opens a session for the user (begun at an identity provider when `sso` says so); the answer's `Set-Cookie` value, `Secure` when `secure`. */
+export async function startSession(db: Db, userId: number, secure: boolean, sso?: t.SessionSso): Promise<string> {
   const secret = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
-  await db.insert(t.sessions).values({ idHash: hashSecret(secret), userId, expiresAt });
+  await db.insert(t.sessions).values({ idHash: hashSecret(secret), userId, expiresAt, sso: sso ?? null });
   return sessionCookie(secret, expiresAt, secure);
 }
 
@@ -80,8 +80,10 @@ export const clearedSessionCookie = (secure: boolean) => sessionCookie('', new D
 export const sessionSecretOf = (cookieHeader: unknown) =>
   (typeof cookieHeader === 'string' ? parseCookie(cookieHeader)[SESSION_COOKIE] : undefined) || undefined;
 
-export async function endSession(db: Db, secret: string): Promise<void> {
-  await db.delete(t.sessions).where(eq(t.sessions.idHash, hashSecret(secret)));
+/** Ends the session; answers how it began when an identity provider signed the user in. */
+export async function endSession(db: Db, secret: string): Promise<t.SessionSso | undefined> {
+  const [ended] = await db.delete(t.sessions).where(eq(t.sessions.idHash, hashSecret(secret))).returning({ sso: t.sessions.sso });
+  return ended?.sso ?? undefined;
 }
 
 /** The user of a live session, if any. */

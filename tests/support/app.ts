@@ -94,6 +94,8 @@ export interface TestAppOptions {
   secureCookies?: boolean;
   /** Release plan and impact metric settings; progression and safeguards are looked at every 200 ms unless this says otherwise. */
   releases?: AppConfig['releases'];
+  /** UNLEASH_URL is the address the app listens at (known only once it listens): identity providers send browsers back there. */
+  publicUrlIsOwnAddress?: boolean;
 }
 
 /** Listens on a free port of 127.0.0.1; closed once, by `close` or after the file. */
@@ -152,6 +154,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
   const { app, createdAdminToken, createdAdminPassword, db } = await buildApp(config);
   const { url: address, close } = await listenUntilFileEnds(app);
+  // The app reads its config object at request time.
+  if (options.publicUrlIsOwnAddress) config.integrations = { ...config.integrations, publicUrl: address };
   return {
     url: address,
     adminToken,
