@@ -195,6 +195,8 @@ const patches = (byMode: Record<Mode, object[]>): Hint => (_f, mode) => byMode[m
 
 const operationHints: Partial<Record<OperationId, Record<string, Hint>>> = {
   updateStrategy: { 'UpsertStrategy.name': (f) => f.strategyName },
+  // Disabling password sign-in would lock this file's users out of the sessions later operations use; it has tests of its own.
+  setPasswordAuthSettings: { 'PasswordAuthSettings.disabled': () => false },
   patchFeature: {
     JsonPatch: patches({
       required: [{ op: 'remove', path: '/description' }],
