@@ -8,7 +8,10 @@
 //   settings: { discoverUrl: provider.discoveryUrl, clientId: provider.clientId, secret: provider.clientSecret }
 //
 //   const done = await signInWithOidc(app.url, { email: 'ada@example.com', redirect: '/projects' });
-//   done.status (302), done.location, done.setCookies, done.sessionCookie ('flag-session=…' or undefined)
+//   done.status (302), done.location, done.setCookies, done.sessionCookie ('flag-session=…' or undefined),
+//   done.browser (a TestBrowser: its cookies per origin, and `seen`, every answer on the way)
+//   untilCallback(app.url, { email }) stops before the callback ({ callbackUrl, browser }); `cancel: true` cancels
+//   at the provider's first page, so that it answers `error=access_denied`.
 //
 // Its pages are oidc-provider's development interactions: a login form (`input[name=login]`, any password,
 // button "Sign-in"), then a consent form (button "Continue"). Users sign in with their email as the login; an
@@ -245,17 +248,31 @@ export class TestBrowser {
 
 const unescapeHtml = (text: string) => text.replace(/&amp;/g, '&').replace(/&#x2F;/g, '/').replace(/&quot;/g, '"');
 
+export interface SignInSteps {
+  email: string;
+  /** The `redirect` query of the sign-in's start. */
+  redirect?: string;
+  browser?: TestBrowser;
+  /** Cancel at the provider's first page instead of signing in (the provider answers `error=access_denied`). */
+  cancel?: boolean;
+}
+
 /**
  * Begins signing in at `${appUrl}/auth/oidc/login` and follows the browser through the provider's login and consent
  * pages until the provider sends it back to the service; answers that callback URL, not yet visited.
  */
-export async function untilCallback(appUrl: string, { email, redirect, browser = new TestBrowser() }: { email: string; redirect?: string; browser?: TestBrowser }) {
+export async function untilCallback(appUrl: string, { email, redirect, browser = new TestBrowser(), cancel = false }: SignInSteps) {
   const callback = `${appUrl}/auth/oidc/callback`;
   let response = await browser.send(`${appUrl}/auth/oidc/login${redirect === undefined ? '' : `?redirect=${encodeURIComponent(redirect)}`}`);
   for (let step = 0; step < 12; step++) {
     if (response.location?.startsWith(`${callback}?`)) return { callbackUrl: response.location, browser };
     if (response.status >= 300 && response.status < 400 && response.location) {
       response = await browser.send(response.location);
+      continue;
+    }
+    const cancelUrl = /<a href="([^"]+)">\[ Cancel \]<\/a>/.exec(response.body)?.[1];
+    if (cancel && cancelUrl) {
+      response = await browser.send(new URL(unescapeHtml(cancelUrl), response.url).toString());
       continue;
     }
     const action = /<form[^>]*action="([^"]+)"/.exec(response.body)?.[1];
@@ -277,7 +294,7 @@ export const sessionCookieIn = (response: SeenResponse) =>
   response.setCookies.map((header) => header.split(';')[0]!).find((pair) => pair.startsWith('flag-session=') && pair.length > 'flag-session='.length);
 
 /** Signs in as `email` through the provider's pages; answers the service's answer at its callback (not followed). */
-export async function signInWithOidc(appUrl: string, user: { email: string; redirect?: string; browser?: TestBrowser }): Promise<OidcSignIn> {
+export async function signInWithOidc(appUrl: string, user: SignInSteps): Promise<OidcSignIn> {
   const { callbackUrl, browser } = await untilCallback(appUrl, user);
   const response = await browser.send(callbackUrl);
   return { ...response, browser, sessionCookie: sessionCookieIn(response) };
