@@ -1,7 +1,7 @@
 // Who is signed in, and what they may do. The current user is one query (`me`); a 401 anywhere empties it,
 // which sends the app back to the sign-in page.
 import { createContext, useContext, type ReactNode } from 'react';
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { components } from '../../generated/api.js';
 import type { OperationId } from '../../generated/operations.js';
 import type { Caller, PermissionScope } from '../../shared/caller.js';
@@ -76,10 +76,14 @@ export function useCan(operation: OperationId, scope?: PermissionScope): boolean
   return useSession().can(operation, scope);
 }
 
+/**
+ * Signs out by leaving for GET /logout, which ends the session and goes on to the sign-in page or the identity
+ * provider's sign-out: a full navigation, so nothing read while signed in stays in memory.
+ */
 export function useSignOut() {
-  const queryClient = useQueryClient();
-  return async () => {
-    await api.POST('/logout');
-    endSession(queryClient);
+  return () => {
+    // A page the browser kept whole (the back button's cache) is loaded afresh instead of showing the old answers.
+    window.addEventListener('pageshow', (event) => event.persisted && window.location.reload());
+    window.location.assign('/logout');
   };
 }

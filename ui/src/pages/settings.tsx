@@ -1,14 +1,51 @@
-// The instance's settings: single sign-on through OpenID Connect, and the export and import of the instance's
-// state. Each section is shown only to who may use it (their operations' x-permission).
+// The instance's settings: single sign-on through OpenID Connect or SAML, whether passwords still sign in, and the
+// export and import of the instance's state. Each section is shown only to who may use it (their operations'
+// x-permission).
 import { Paper, Stack, Text, Title } from '@mantine/core';
-import { useId, type ReactNode } from 'react';
+import { useId, type ComponentType } from 'react';
+import type { OperationId } from '../../../generated/operations.js';
 import { Empty } from '../components/feedback';
 import { OidcSettings } from '../components/oidc-settings';
 import { Page } from '../components/page';
+import { PasswordSignInSetting } from '../components/password-sign-in-setting';
+import { SamlSettings } from '../components/saml-settings';
 import { StateExport, StateImport } from '../components/state-transfer';
 import { useSession } from '../session';
 
-function Section({ title, description, children }: { title: string; description: string; children: ReactNode }) {
+interface SectionOf {
+  title: string;
+  description: string;
+  /** The operation whose permission shows the section. */
+  shownTo: OperationId;
+  Content: ComponentType;
+}
+
+const PROVIDER = 'as a way to sign in: the identity provider and what happens to the users it signs in.';
+
+const sections: SectionOf[] = [
+  { title: 'Single sign-on', description: `OpenID Connect ${PROVIDER}`, shownTo: 'getOidcSettings', Content: OidcSettings },
+  { title: 'SAML', description: `SAML 2.0 ${PROVIDER}`, shownTo: 'getSamlSettings', Content: SamlSettings },
+  {
+    title: 'Password sign-in',
+    description: 'Whether the sign-in page offers the password form once an identity provider is configured.',
+    shownTo: 'getPasswordAuthSettings',
+    Content: PasswordSignInSetting,
+  },
+  {
+    title: 'Export',
+    description: "The instance's flag configuration as a file; users, API tokens, passwords, integrations and events are never exported.",
+    shownTo: 'exportState',
+    Content: StateExport,
+  },
+  {
+    title: 'Import',
+    description: 'A file exported here or by Unleash, JSON or YAML. It is checked whole first: an invalid file changes nothing.',
+    shownTo: 'importState',
+    Content: StateImport,
+  },
+];
+
+function Section({ title, description, Content }: SectionOf) {
   const headingId = useId();
   return (
     <Paper withBorder p="md" component="section" aria-labelledby={headingId}>
@@ -21,7 +58,7 @@ function Section({ title, description, children }: { title: string; description:
             {description}
           </Text>
         </div>
-        {children}
+        <Content />
       </Stack>
     </Paper>
   );
@@ -29,27 +66,13 @@ function Section({ title, description, children }: { title: string; description:
 
 export default function Settings() {
   const session = useSession();
-  const sso = session.can('getOidcSettings');
-  const exporting = session.can('exportState');
-  const importing = session.can('importState');
+  const shown = sections.filter((section) => session.can(section.shownTo));
   return (
     <Page title="Settings">
-      {sso && (
-        <Section title="Single sign-on" description="OpenID Connect as a way to sign in: the identity provider and what happens to the users it signs in.">
-          <OidcSettings />
-        </Section>
-      )}
-      {exporting && (
-        <Section title="Export" description="The instance's flag configuration as a file; users, API tokens, passwords, integrations and events are never exported.">
-          <StateExport />
-        </Section>
-      )}
-      {importing && (
-        <Section title="Import" description="A file exported here or by Unleash, JSON or YAML. It is checked whole first: an invalid file changes nothing.">
-          <StateImport />
-        </Section>
-      )}
-      {!sso && !exporting && !importing && <Empty>You may not change any of the settings.</Empty>}
+      {shown.map((section) => (
+        <Section key={section.title} {...section} />
+      ))}
+      {shown.length === 0 && <Empty>You may not change any of the settings.</Empty>}
     </Page>
   );
 }
