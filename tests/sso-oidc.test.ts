@@ -1,10 +1,12 @@
 // OpenID Connect sign-in against a real OpenID provider (oidc-provider), configured through the admin API and
 // driven through the provider's own login and consent pages.
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { components } from '../client/index.js';
 import { call, expectError, startTestApp, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
+import { afterFile } from './support/file-end.js';
 import { ok } from './support/fixtures.js';
 import { signInWithOidc, startOidcProvider, TestBrowser, untilCallback, type SeenResponse, type TestOidcProvider } from './support/oidc-provider.js';
 
@@ -301,6 +303,16 @@ describe('refusals', () => {
   });
 });
 
+describe('with secure cookies', () => {
+  it('marks the browser cookie Secure when cookies are secure', async () => {
+    const secure = await startTestApp({ publicUrlIsOwnAddress: true, secureCookies: true, ownDatabase: true });
+    await ok(secure.admin.POST(SETTINGS, { body: { enabled: true, clientId: provider.clientId, secret: provider.clientSecret, discoverUrl: provider.discoveryUrl } }), 200);
+    const started = await call(secure, 'GET', '/auth/oidc/login', { token: null });
+    expect(started.status).toBe(302);
+    expect(started.headers['set-cookie']).toMatch(/^flag-sso-oidc=.*; Secure(;|$)/);
+  });
+});
+
 describe('starting without a usable provider', () => {
   it('answers 404 without settings', async () => {
     await ok(app.admin.DELETE(SETTINGS), 200);
@@ -316,6 +328,32 @@ describe('starting without a usable provider', () => {
     });
     await configure({ discoverUrl: `http://127.0.0.1:${closedPort}/.well-known/openid-configuration` });
     expectError(await call(app, 'GET', '/auth/oidc/login', { token: null }), 502, 'BadGatewayError');
+  });
+});
+
+describe('discovery', () => {
+  /** A discovery URL that answers 503 while `failing`, else the provider's own document; `served` counts documents. */
+  async function flakyDiscovery() {
+    const state = { failing: true, served: 0 };
+    const server = createHttpServer(async (_request, response) => {
+      if (state.failing) return void response.writeHead(503).end();
+      state.served++;
+      response.writeHead(200, { 'content-type': 'application/json' }).end(await (await fetch(provider.discoveryUrl)).text());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    afterFile(() => new Promise((resolve) => server.close(resolve)));
+    return { state, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/.well-known/openid-configuration` };
+  }
+
+  it('does not keep a failed discovery, and keeps a successful one', async () => {
+    const discovery = await flakyDiscovery();
+    await configure({ discoverUrl: discovery.url });
+    expectError(await call(app, 'GET', '/auth/oidc/login', { token: null }), 502, 'BadGatewayError');
+    discovery.state.failing = false;
+    expect((await call(app, 'GET', '/auth/oidc/login', { token: null })).headers.location).toMatch(`${provider.issuer}/auth?`);
+    discovery.state.failing = true;
+    expect((await call(app, 'GET', '/auth/oidc/login', { token: null })).headers.location).toMatch(`${provider.issuer}/auth?`);
+    expect(discovery.state.served).toBe(1);
   });
 });
 
