@@ -6,6 +6,7 @@ import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import { badRequest } from '../kernel/errors.js';
 import { ROOT_ROLE_TYPES } from '../domain/access/groups.js';
+import type { RecordEvent } from '../domain/events/event-log.js';
 import {
   OIDC_SETTING,
   PASSWORD_SETTING,
@@ -56,16 +57,29 @@ async function storeSettings<T extends ProviderSettings>(
   });
 }
 
-async function deleteSettings(change: HandlerContext['change'], name: string, shown: (settings: never) => object): Promise<void> {
-  await change(async (tx, record) => {
-    const [deleted] = await tx.delete(t.settings).where(eq(t.settings.name, name)).returning();
-    if (deleted) await record({ type: 'setting-deleted', preData: { id: name, ...shown(deleted.content as never) } });
-  });
-}
-
 async function storedPasswordSettings(db: Db): Promise<PasswordAuthSettings | undefined> {
   const [row] = await db.select({ content: t.settings.content }).from(t.settings).where(eq(t.settings.name, PASSWORD_SETTING));
   return row?.content as PasswordAuthSettings | undefined;
+}
+
+async function storePasswordSettings(tx: Db, record: RecordEvent, after: PasswordAuthSettings): Promise<void> {
+  const before = await storedPasswordSettings(tx);
+  await tx.insert(t.settings).values({ name: PASSWORD_SETTING, content: after }).onConflictDoUpdate({ target: t.settings.name, set: { content: after } });
+  await record(
+    before
+      ? { type: 'setting-updated', data: { id: PASSWORD_SETTING, ...after }, preData: { id: PASSWORD_SETTING, ...before } }
+      : { type: 'setting-created', data: { id: PASSWORD_SETTING, ...after } },
+  );
+}
+
+/** Removes a provider's settings; with the last provider gone, password sign-in is turned back on (nobody else could sign in). */
+async function deleteSettings(change: HandlerContext['change'], name: string, shown: (settings: never) => object): Promise<void> {
+  await change(async (tx, record) => {
+    const [deleted] = await tx.delete(t.settings).where(eq(t.settings.name, name)).returning();
+    if (!deleted) return;
+    await record({ type: 'setting-deleted', preData: { id: name, ...shown(deleted.content as never) } });
+    if ((await storedPasswordSettings(tx))?.disabled && !(await anyProviderConfigured(tx))) await storePasswordSettings(tx, record, { disabled: false });
+  });
 }
 
 export const ssoSettingHandlers = {
@@ -101,20 +115,12 @@ export const ssoSettingHandlers = {
   },
 
   async setPasswordAuthSettings({ body }, { change }) {
-    const stored = await change(async (tx, record) => {
+    await change(async (tx, record) => {
       if (body.disabled && !(await anyProviderConfigured(tx))) {
         throw badRequest('disabled: password sign-in can be turned off only while an identity provider (OpenID Connect or SAML) is configured; configure one first.');
       }
-      const before = await storedPasswordSettings(tx);
-      const after = { disabled: body.disabled };
-      await tx.insert(t.settings).values({ name: PASSWORD_SETTING, content: after }).onConflictDoUpdate({ target: t.settings.name, set: { content: after } });
-      await record(
-        before
-          ? { type: 'setting-updated', data: { id: PASSWORD_SETTING, ...after }, preData: { id: PASSWORD_SETTING, ...before } }
-          : { type: 'setting-created', data: { id: PASSWORD_SETTING, ...after } },
-      );
-      return after;
+      await storePasswordSettings(tx, record, { disabled: body.disabled });
     });
-    return { status: 200, body: stored };
+    return { status: 200, body: { disabled: body.disabled } };
   },
 } satisfies Partial<Handlers>;

@@ -158,6 +158,7 @@ describe('password sign-in turned off', () => {
     await ok(setPasswordDisabled(true), 200);
     await ok(app.admin.DELETE(SAML), 200);
     expect((await signInOptions()).passwordEnabled).toBe(true);
+    expect(await ok(app.admin.GET(PASSWORD), 200)).toEqual({ disabled: false });
     expect((await login(app, editor.email)).response.status).toBe(200);
   });
 });
