@@ -2093,7 +2093,7 @@ export interface paths {
         };
         /**
          * Start signing in with OpenID Connect (authorization code flow with PKCE)
-         * @description Redirects the browser to the identity provider, with `state`, `nonce` and a PKCE challenge kept server-side for ten minutes and bound to this browser by a short-lived cookie. The provider is found by the settings' discovery URL.
+         * @description Redirects the browser to the identity provider, with `state`, `nonce` and a PKCE challenge kept server-side for ten minutes and bound to this browser by a short-lived cookie. The provider is found by the settings' discovery URL (kept five minutes); when it cannot be reached, the browser goes to `/signin?error=` saying so.
          */
         get: operations["startOidcSignIn"];
         put?: never;
@@ -10081,7 +10081,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To the identity provider's authorization endpoint */
+            /** @description To the identity provider's authorization endpoint, or to the sign-in page when the provider cannot be reached */
             302: {
                 headers: {
                     /** @description The authorization request */
@@ -10094,7 +10094,6 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
-            502: components["responses"]["BadGateway"];
         };
     };
     finishOidcSignIn: {

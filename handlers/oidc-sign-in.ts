@@ -8,7 +8,7 @@ import { callbackUrlOf, identityOf, providerConfiguration, sha256 } from '../dom
 import { savePending, takePending, PENDING_TTL_MS } from '../domain/sso/pending.js';
 import { oidcSettings, type OidcSettings } from '../domain/sso/settings.js';
 import { SignInRefused, refusedLocation, safeRedirectPath, signInWithProvider } from '../domain/sso/sign-in.js';
-import { badGateway, isDatabaseUnavailable, notFound } from '../kernel/errors.js';
+import { isDatabaseUnavailable, notFound } from '../kernel/errors.js';
 
 const BROWSER_COOKIE = 'flag-sso-oidc';
 
@@ -72,7 +72,9 @@ export const oidcSignInHandlers = {
     } catch (error) {
       const { origin, pathname } = new URL(settings.discoverUrl);
       context.log.warn({ discoverUrl: `${origin}${pathname}`, ...failureOf(error) }, 'OpenID Connect: the provider could not be discovered');
-      throw badGateway('The OpenID Connect provider could not be reached or did not answer with a valid discovery document; try again later or ask an administrator to check its discovery URL.');
+      const reason = 'The identity provider could not be reached (or did not describe itself properly), so sign-in cannot start. Try again later, or ask an administrator to check its discovery URL.';
+      const headers: Record<string, string> = { location: refusedLocation(reason) };
+      return { status: 302, body: undefined, headers };
     }
     const state = client.randomState();
     const nonce = client.randomNonce();

@@ -38,6 +38,7 @@ function example(input: Schema): unknown {
       return null;
     default: {
       if (schema.format === 'date-time') return new Date(Date.UTC(2099, 0, 1)).toISOString();
+      if (schema.format === 'uri') return 'https://x1.example.com/';
       if (!schema.pattern) return 'x1';
       const pattern = new RegExp(schema.pattern);
       const fitting = ['x1', 'x-1', '#000000', 'x1x1', 'x1@example.com'].find((candidate) => pattern.test(candidate));

@@ -4,7 +4,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { components } from '../client/index.js';
-import { call, expectError, startTestApp, type TestApp } from './support/app.js';
+import { call, expectError, startTestApp, type RawResponse, type TestApp } from './support/app.js';
 import { uniqueNames } from './support/events.js';
 import { afterFile } from './support/file-end.js';
 import { ok } from './support/fixtures.js';
@@ -313,13 +313,22 @@ describe('with secure cookies', () => {
   });
 });
 
+/** The sign-in page, saying the provider could not be reached; no sign-in begun (no binding cookie). */
+function expectUnreachable(answer: RawResponse) {
+  expect(answer.status).toBe(302);
+  const location = new URL(String(answer.headers.location), 'http://service');
+  expect(location.pathname).toBe('/signin');
+  expect(location.searchParams.get('error')).toContain('could not be reached');
+  expect(answer.headers['set-cookie']).toBeUndefined();
+}
+
 describe('starting without a usable provider', () => {
   it('answers 404 without settings', async () => {
     await ok(app.admin.DELETE(SETTINGS), 200);
     expectError(await call(app, 'GET', '/auth/oidc/login', { token: null }), 404, 'NotFoundError');
   });
 
-  it('answers 502 when the discovery URL cannot be reached', async () => {
+  it('sends the browser to the sign-in page, saying why, when the discovery URL cannot be reached', async () => {
     const closedPort = await new Promise<number>((resolve) => {
       const server = createServer().listen(0, '127.0.0.1', () => {
         const { port } = server.address() as { port: number };
@@ -327,7 +336,7 @@ describe('starting without a usable provider', () => {
       });
     });
     await configure({ discoverUrl: `http://127.0.0.1:${closedPort}/.well-known/openid-configuration` });
-    expectError(await call(app, 'GET', '/auth/oidc/login', { token: null }), 502, 'BadGatewayError');
+    expectUnreachable(await call(app, 'GET', '/auth/oidc/login', { token: null }));
   });
 });
 
@@ -348,7 +357,7 @@ describe('discovery', () => {
   it('does not keep a failed discovery, and keeps a successful one', async () => {
     const discovery = await flakyDiscovery();
     await configure({ discoverUrl: discovery.url });
-    expectError(await call(app, 'GET', '/auth/oidc/login', { token: null }), 502, 'BadGatewayError');
+    expectUnreachable(await call(app, 'GET', '/auth/oidc/login', { token: null }));
     discovery.state.failing = false;
     expect((await call(app, 'GET', '/auth/oidc/login', { token: null })).headers.location).toMatch(`${provider.issuer}/auth?`);
     discovery.state.failing = true;
