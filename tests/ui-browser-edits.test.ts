@@ -8,8 +8,9 @@ import type { TestApp } from './support/app.js';
 import { expectAccessible, screenshot, signedIn, signedInThroughForm } from './support/browser.js';
 import { ok } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
-import { openDialog, save, textbox, visit } from './support/ui-dialogs.js';
+import { openDialog, row, save, textbox, visit } from './support/ui-dialogs.js';
 import { createUser, login, USER_PASSWORD } from './support/users.js';
+import { flagWith } from './support/frontend.js';
 
 let app: TestApp;
 let browser: Browser;
@@ -128,6 +129,29 @@ describe('an admin edits in the browser', () => {
     await admin.getByText('password: a password needs at least 10 characters.').waitFor();
     expect(await dialog.isVisible()).toBe(true);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+});
+
+describe('the playground', () => {
+  it('says in a sentence why each flag came out as it did', async () => {
+    const unmatched = (groupId: string) => ({
+      name: 'flexibleRollout',
+      parameters: { rollout: '100', stickiness: 'default', groupId },
+      constraints: [{ contextName: 'userId', operator: 'IN' as const, values: ['someone-else'] }],
+    });
+    await flagWith(app, 'why-matched', [{ name: 'default' }]);
+    await flagWith(app, 'why-unmatched', [unmatched('why-unmatched')]);
+    await flagWith(app, 'why-two-unmatched', [unmatched('why-two-unmatched'), unmatched('why-two-unmatched')]);
+    await flagWith(app, 'why-switched-off', [{ name: 'default' }], { on: false });
+    await visit(admin, '/playground', 'Playground');
+    await admin.getByRole('textbox', { name: 'userId' }).fill('alice');
+    await admin.getByRole('button', { name: 'Evaluate' }).click();
+    const why = (flag: string) => row(admin, 'Results', flag).getByRole('cell').nth(3).textContent();
+    await row(admin, 'Results', 'why-matched').waitFor();
+    expect(await why('why-matched')).toBe('1 strategy matched');
+    expect(await why('why-unmatched')).toBe('no strategy matched for this context');
+    expect(await why('why-two-unmatched')).toBe('2 strategies, none matched');
+    expect(await why('why-switched-off')).toBe('off in this environment');
   });
 });
 

@@ -21,6 +21,21 @@ const fieldsOf = (text: string): Record<string, string> =>
       .map(([key, ...value]) => [key!.trim(), value.join('=').trim()]),
   );
 
+/** `n` strategies, with the plural right. */
+const strategies = (n: number) => `${n} ${n === 1 ? 'strategy' : 'strategies'}`;
+
+/** Why the flag came out as it did, in a sentence. */
+function why(f: components['schemas']['PlaygroundFeature']): string {
+  if (!f.isEnabledInCurrentEnvironment) return 'off in this environment';
+  if (f.hasUnsatisfiedDependency) return 'a dependency is not met';
+  const n = f.strategies.data.length;
+  const { result } = f.strategies;
+  if (n === 0) return 'no strategies, so on for everyone';
+  if (result === true) return n === 1 ? '1 strategy matched' : `one of ${strategies(n)} matched`;
+  if (result === 'unknown') return `${strategies(n)}, none built in matched; a custom one might`;
+  return n === 1 ? 'no strategy matched for this context' : `${strategies(n)}, none matched`;
+}
+
 export default function Playground() {
   const environments = useEnvironments();
   const [environment, setEnvironment] = useState<string | null>('development');
@@ -78,7 +93,7 @@ export default function Playground() {
               ),
             },
             { label: 'Variant', cell: (f) => (f.variant.enabled ? f.variant.name : '') },
-            { label: 'Why', cell: (f) => (!f.isEnabledInCurrentEnvironment ? 'off in this environment' : f.hasUnsatisfiedDependency ? 'a dependency is not met' : `${f.strategies.data.length} strategies: ${String(f.strategies.result)}`) },
+            { label: 'Why', cell: why },
           ]}
         />
       )}
