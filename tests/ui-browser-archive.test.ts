@@ -3,7 +3,7 @@
 // served to SDKs again); the project picker; a refusal shows the service's message; a Viewer is offered no control;
 // axe-core on the page and its confirmation. Runs on PGlite only (vitest.config.ts excludes tests/ui-*.test.ts from
 // the PostgreSQL run).
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './support/app.js';
 import { expectAccessible, screenshot, signedIn } from './support/browser.js';
@@ -140,6 +140,29 @@ describe('an admin handles the archive in the browser', () => {
     await admin.getByText('The flag "raced-flag" is not archived.').waitFor();
     await row(admin, 'raced-flag').waitFor({ state: 'detached' });
     expect(await stateOf(project, 'raced-flag')).toBe('active');
+  });
+
+  it("archives from the flag's page without fetching the flag again, landing on its project's flags with a confirmation", async () => {
+    const project = await projectWithArchived();
+    await createFlag(project, 'dropped-flag');
+    await visit(admin, `/projects/${project}/features/dropped-flag`, 'dropped-flag');
+    const missing: string[] = [];
+    const listener = (response: Response) => {
+      if (response.status() === 404) missing.push(response.url());
+    };
+    admin.on('response', listener);
+    try {
+      const dialog = await openDialog(admin, 'Archive', 'Archive dropped-flag?');
+      await save(dialog, 'Archive');
+      await admin.getByRole('heading', { level: 1, name: 'Flags' }).waitFor();
+      await admin.getByText('dropped-flag is archived.').waitFor();
+      await admin.getByText('No flag matches.').waitFor();
+    } finally {
+      admin.off('response', listener);
+    }
+    expect(missing).toEqual([]);
+    expect(new URL(admin.url()).searchParams.get('project')).toBe(project);
+    expect(await stateOf(project, 'dropped-flag')).toBe('archived');
   });
 
   it('links the archive from the confirmation of archiving a flag, which still lands on the flag list', async () => {

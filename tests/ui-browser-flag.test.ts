@@ -1,7 +1,7 @@
 // A flag's page in Debian's Chromium, against the service on the embedded database: its metadata edited, its
 // strategies reordered, and, where the project requires change requests, changes proposed into the user's draft
 // instead of made. Each change is read back through the API. Runs on PGlite only (vitest.config.ts).
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, ConsoleMessage, Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './support/app.js';
 import { expectAccessible, screenshot, signedIn } from './support/browser.js';
@@ -10,6 +10,7 @@ import { uniqueNames } from './support/events.js';
 import { fixtures, ok } from './support/fixtures.js';
 import { flagWith } from './support/frontend.js';
 import { startUiTest } from './support/ui-build.js';
+import { openDialog, visit } from './support/ui-dialogs.js';
 import { createUser } from './support/users.js';
 
 let app: TestApp;
@@ -68,6 +69,76 @@ describe("a flag's page", () => {
     await development.getByRole('button', { name: 'Evaluate second earlier' }).click();
     await expect.poll(async () => (await flagEnvironment('ordered-flag', 'development')).strategies.map((s) => s.title)).toEqual(['second', 'first']);
     await expect.poll(() => development.getByTestId('strategy').first().textContent()).toContain('second');
+  });
+
+  it('passes axe-core with no level of heading skipped', async () => {
+    await createFlag('default', 'headed-flag');
+    await openFlag(admin, 'headed-flag');
+    await admin.getByRole('region', { name: 'Environment development' }).waitFor();
+    // Loads axe-core into the page, and fails on anything serious; heading-order is only "moderate", so asked for alone.
+    await expectAccessible(admin, "a flag's page");
+    const skipped = await admin.evaluate(async () => {
+      type Axe = { run(options: object): Promise<{ violations: { nodes: { html: string }[] }[] }> };
+      const result = await (window as unknown as { axe: Axe }).axe.run({ runOnly: ['heading-order'], resultTypes: ['violations'] });
+      return result.violations.flatMap((v) => v.nodes.map((n) => n.html));
+    });
+    expect(skipped).toEqual([]);
+  });
+});
+
+describe('the New flag dialog', () => {
+  /** Opens the dialog from the flag list at `path`. */
+  async function openNewFlag(path = '/flags') {
+    await visit(admin, path, 'Flags');
+    return openDialog(admin, 'New flag', 'New flag');
+  }
+
+  it('logs no console error while a name is typed, and takes a good name', async () => {
+    const errors: string[] = [];
+    const listener = (message: ConsoleMessage) => {
+      if (message.type() === 'error') errors.push(message.text());
+    };
+    admin.on('console', listener);
+    try {
+      const dialog = await openNewFlag();
+      const name = dialog.getByRole('textbox', { name: 'Name' });
+      await name.fill("good_name-1.(x)!~*'");
+      expect(await name.evaluate((input: HTMLInputElement) => input.checkValidity())).toBe(true);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+    } finally {
+      admin.off('console', listener);
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('says on the field, in plain words, that a name is not allowed, and sends nothing', async () => {
+    const sent: string[] = [];
+    const listener = (request: Request) => {
+      if (request.method() === 'POST') sent.push(request.url());
+    };
+    const dialog = await openNewFlag();
+    admin.on('request', listener);
+    try {
+      for (const bad of ['bad name', '..']) {
+        const name = dialog.getByRole('textbox', { name: 'Name' });
+        await name.fill(bad);
+        await dialog.getByRole('button', { name: 'Create flag' }).click();
+        await dialog.getByText(/^Use only letters, digits and/).waitFor();
+        expect(await name.getAttribute('aria-invalid'), bad).toBe('true');
+      }
+    } finally {
+      admin.off('request', listener);
+    }
+    expect(sent).toEqual([]);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('preselects the project whose flags are shown', async () => {
+    await ok(app.admin.POST('/api/admin/projects', { body: { id: 'viewed-project', name: 'Viewed project' } }));
+    const dialog = await openNewFlag('/flags?project=viewed-project');
+    expect(await dialog.getByRole('combobox', { name: 'Project' }).inputValue()).toBe('viewed-project');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 });
 

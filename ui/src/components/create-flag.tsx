@@ -8,14 +8,25 @@ import { flagPath } from '../paths';
 import { useFeatureTypes, useProjects } from '../queries';
 import { useSession } from '../session';
 
-/** "New flag": a name, a project the user may create flags in, a type; then the new flag's page. */
-export function CreateFlag({ trigger }: { trigger: (open: () => void) => ReactNode }) {
+/**
+ * The contract's flag name pattern as the browser reads a `pattern` attribute: with the `v` flag, where `(`, `)` and
+ * `-` in a class must be escaped. Not `.` or `..` (they would name the parent in a URL).
+ */
+const NAME_PATTERN = String.raw`(?!\.{1,2}$)[A-Za-z0-9_.!~*'\(\)\-]+`;
+const NAME_RULE = "Use only letters, digits and _ . ! ~ * ' ( ) -, with no spaces, and not just . or ..";
+
+/**
+ * "New flag": a name, a project the user may create flags in (the one being viewed, else `default`), a type; then the
+ * new flag's page.
+ */
+export function CreateFlag({ trigger, project: viewed }: { trigger: (open: () => void) => ReactNode; project?: string | null }) {
   const [opened, setOpened] = useState(false);
   const session = useSession();
   const projects = useProjects();
   const types = useFeatureTypes();
   const allowed = projectsWhere(session.caller, 'createFeature', (projects.data ?? []).map((p) => p.id));
   const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string | null>(null);
   const [project, setProject] = useState<string | null>(null);
   const [type, setType] = useState<string | null>('release');
   const [description, setDescription] = useState('');
@@ -37,7 +48,8 @@ export function CreateFlag({ trigger }: { trigger: (open: () => void) => ReactNo
     },
   });
 
-  const chosenProject = project ?? (allowed.includes('default') ? 'default' : allowed[0]) ?? null;
+  const preferred = [viewed, 'default'].find((id) => id && allowed.includes(id));
+  const chosenProject = project ?? preferred ?? allowed[0] ?? null;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (chosenProject) create.mutate(chosenProject);
@@ -55,8 +67,17 @@ export function CreateFlag({ trigger }: { trigger: (open: () => void) => ReactNo
               required
               data-autofocus
               value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
-              pattern="[A-Za-z0-9_.!~*'()\-]+"
+              onChange={(e) => {
+                setName(e.currentTarget.value);
+                setNameError(null);
+              }}
+              pattern={NAME_PATTERN}
+              error={nameError}
+              onInvalid={(e) => {
+                // The field says what is wrong instead of the browser's bubble.
+                e.preventDefault();
+                setNameError(e.currentTarget.validity.valueMissing ? 'A name is required' : NAME_RULE);
+              }}
             />
             <Select label="Project" required data={allowed} value={chosenProject} onChange={setProject} allowDeselect={false} />
             <Select

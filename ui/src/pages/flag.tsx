@@ -1,7 +1,8 @@
-import { Anchor, Badge, Group, SimpleGrid, Stack, Switch, Tabs, Text } from '@mantine/core';
+import { Anchor, Badge, Group, SimpleGrid, Stack, Switch, Tabs, Text, VisuallyHidden } from '@mantine/core';
 import { IconArchive } from '@tabler/icons-react';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, ok } from '../api';
 import { ConfirmButton, PageLoader, QueryError } from '../components/feedback';
@@ -37,13 +38,22 @@ export default function Flag() {
       ok(api.PATCH('/api/admin/projects/{projectId}/features/{featureName}', { params: { path }, body: [{ op: 'replace', path: '/stale', value }] })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['flag', projectId, featureName] }),
   });
+  // Set once the flag is archived: its queries are dropped when the page is gone, not before (a query dropped while
+  // the page still shows it is fetched again, and the flag is gone: a 404).
+  const archived = useRef(false);
+  useEffect(
+    () => () => {
+      if (archived.current) queryClient.removeQueries({ queryKey: ['flag', projectId, featureName] });
+    },
+    [queryClient, projectId, featureName],
+  );
   const archive = useMutation({
     mutationFn: () => ok(api.DELETE('/api/admin/projects/{projectId}/features/{featureName}', { params: { path } })),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['flags'] });
-      queryClient.removeQueries({ queryKey: ['flag', projectId, featureName] });
+    onSuccess: () => {
+      archived.current = true;
       notifications.show({ color: 'green', message: `${featureName} is archived.` });
-      navigate('/flags');
+      void navigate(`/flags?project=${encodeURIComponent(projectId)}`);
+      void queryClient.invalidateQueries({ queryKey: ['flags'] });
     },
   });
 
@@ -114,6 +124,8 @@ export default function Flag() {
           {session.can('getFeatureEvents') && <Tabs.Tab value="events">Events</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="environments" pt="md">
+          {/* The tab shows this heading's words; the environments' own headings (h3) come under it. */}
+          <VisuallyHidden component="h2">Environments</VisuallyHidden>
           <SimpleGrid cols={{ base: 1, lg: 2 }}>
             {f.environments.map((environment) => (
               <EnvironmentCard key={environment.name} project={f.project} feature={f.name} environment={environment} />

@@ -50,7 +50,7 @@ export default function Flags() {
   };
 
   return (
-    <Page title="Flags" actions={session.canSomewhere('createFeature') && <CreateFlag trigger={(open) => <Button leftSection={<IconPlus size={16} />} onClick={open}>New flag</Button>} />}>
+    <Page title="Flags" actions={session.canSomewhere('createFeature') && <CreateFlag project={state.project} trigger={(open) => <Button leftSection={<IconPlus size={16} />} onClick={open}>New flag</Button>} />}>
       <Group gap="sm" align="flex-end">
         <TextInput
           label="Search"
