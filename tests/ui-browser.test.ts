@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, type TestApp } from './support/app.js';
-import { expectAccessible, newContext, screenshot, signedInOnFlags } from './support/browser.js';
+import { expectAccessible, newContext, screenshot, signedIn, signedInOnFlags } from './support/browser.js';
 import { uniqueNames } from './support/events.js';
 import { envPath, fixtures, newApiToken, ok, reportMetrics, sdkMetrics, until } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
@@ -318,6 +318,68 @@ describe('what a user may not do is not offered', () => {
     await page.locator('input[type=password]').fill(USER_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'viewed-flag' }).waitFor();
+  });
+});
+
+describe('the frame at any width', () => {
+  /** Whether the page scrolls sideways: its content wider than the window. */
+  const overflowsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+
+  for (const width of [375, 800]) {
+    it(`at ${width} px wide shows the flags and a flag without scrolling sideways, the navigation behind a menu`, async () => {
+      const flag = await createFlag('default', `narrow-${width}`);
+      const page = await signedIn(browser, app, 'alice');
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto('/flags');
+      await page.getByRole('table', { name: 'Flags' }).getByRole('link', { name: flag }).waitFor();
+      await loaded(page);
+      expect(await overflowsSideways(page), 'the flag list scrolls sideways').toBe(false);
+      const navigation = page.getByRole('navigation', { name: 'Main' });
+      // Closed, the menu lies outside the window (and takes no room).
+      const inView = () => navigation.evaluate((nav) => nav.getBoundingClientRect().right > 0);
+      expect(await inView(), 'the navigation is in view before the menu opens').toBe(false);
+      await page.getByRole('table', { name: 'Flags' }).getByRole('link', { name: flag }).click();
+      await page.getByRole('heading', { level: 1, name: flag }).waitFor();
+      await page.getByRole('region', { name: 'Environment development' }).waitFor();
+      await loaded(page);
+      expect(await overflowsSideways(page), 'the flag page scrolls sideways').toBe(false);
+      await page.getByRole('button', { name: 'Navigation' }).click();
+      await expect.poll(inView).toBe(true);
+      await navigation.getByRole('link', { name: 'Event log', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Event log' }).waitFor();
+      // The menu closes on the way to the page.
+      await expect.poll(inView).toBe(false);
+    });
+  }
+
+  it('shows a notification without covering the Sign out button', async () => {
+    const flag = await createFlag('default', 'notified');
+    const page = await signedIn(browser, app, 'alice');
+    await page.goto(`/projects/default/features/${flag}`);
+    await page.getByRole('button', { name: 'Archive' }).click();
+    await page.getByRole('dialog', { name: `Archive ${flag}?` }).getByRole('button', { name: 'Archive' }).click();
+    await page.getByText(`${flag} is archived.`).waitFor();
+    await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
+    const signOut = page.getByRole('button', { name: 'Sign out' });
+    const box = (await signOut.boundingBox())!;
+    const onTop = await signOut.evaluate((button, { x, y }) => button.contains(document.elementFromPoint(x, y)), { x: box.x + box.width / 2, y: box.y + box.height / 2 });
+    expect(onTop, 'the Sign out button is what a click at its centre reaches').toBe(true);
+  });
+
+  it('names every landmark of the event log apart (axe-core landmark-unique)', async () => {
+    const flag = await createFlag('default', 'logged');
+    await addStrategy(flag, { name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'default', groupId: flag } });
+    const page = await signedIn(browser, app, 'alice');
+    await page.goto('/events');
+    await page.getByRole('table', { name: 'Events' }).getByRole('cell', { name: flag }).first().waitFor();
+    await loaded(page);
+    await expectAccessible(page, 'the event log');
+    const violations = await page.evaluate(async () => {
+      type Axe = { run(options: { runOnly: string[]; resultTypes: string[] }): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> };
+      const result = await (window as unknown as { axe: Axe }).axe.run({ runOnly: ['landmark-unique'], resultTypes: ['violations'] });
+      return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`);
+    });
+    expect(violations).toEqual([]);
   });
 });
 

@@ -74,7 +74,8 @@ whenSessionEnds(() => endSession(queryClient));
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} cssVariablesResolver={cssVariables}>
-      <Notifications position="top-right" />
+      {/* Bottom right: a notification covers neither the header's actions (Sign out) nor a page's title and its buttons. */}
+      <Notifications position="bottom-right" />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>

@@ -87,11 +87,11 @@ function Layout() {
   const navigation = useNavigation();
   const location = useLocation();
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
+    <AppShell header={{ height: 56 }} navbar={{ width: 230, breakpoint: 'md', collapsed: { mobile: !opened } }} padding="lg">
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between">
           <Group gap="sm">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Navigation" />
+            <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="sm" aria-label="Navigation" />
             <IconFlag size={24} aria-hidden />
             <Text fw={700}>Feature flags</Text>
           </Group>
@@ -125,7 +125,8 @@ function Layout() {
             ))}
         </ScrollArea>
       </AppShell.Navbar>
-      <AppShell.Main aria-busy={navigation.state === 'loading'}>
+      {/* A table wider than a narrow window scrolls on its own; the header and the menu stay where they are. */}
+      <AppShell.Main aria-busy={navigation.state === 'loading'} style={{ overflowX: 'auto' }}>
         <Suspense fallback={<PageLoader />}>
           <Outlet />
         </Suspense>

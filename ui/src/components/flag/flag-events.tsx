@@ -42,7 +42,8 @@ export function EventTable({ events, showFlag = false }: { events: Event[]; show
             <Table.Td>{event.createdBy}</Table.Td>
             <Table.Td maw={420}>
               {event.data && (
-                <Spoiler maxHeight={40} showLabel="More" hideLabel="Less">
+                // Each Spoiler's content is a region landmark: named apart, one per event (axe-core landmark-unique).
+                <Spoiler maxHeight={40} showLabel="More" hideLabel="Less" attributes={{ content: { 'aria-label': `Data of event ${event.id}` } }}>
                   <Code block>{JSON.stringify(event.data, null, 1)}</Code>
                 </Spoiler>
               )}
