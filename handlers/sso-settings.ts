@@ -13,6 +13,7 @@ import {
   SAML_SETTING,
   anyProviderConfigured,
   oidcSettings,
+  passwordAuthSettings,
   samlSettings,
   type OidcSettings,
   type PasswordAuthSettings,
@@ -57,13 +58,8 @@ async function storeSettings<T extends ProviderSettings>(
   });
 }
 
-async function storedPasswordSettings(db: Db): Promise<PasswordAuthSettings | undefined> {
-  const [row] = await db.select({ content: t.settings.content }).from(t.settings).where(eq(t.settings.name, PASSWORD_SETTING));
-  return row?.content as PasswordAuthSettings | undefined;
-}
-
 async function storePasswordSettings(tx: Db, record: RecordEvent, after: PasswordAuthSettings): Promise<void> {
-  const before = await storedPasswordSettings(tx);
+  const before = await passwordAuthSettings(tx);
   await tx.insert(t.settings).values({ name: PASSWORD_SETTING, content: after }).onConflictDoUpdate({ target: t.settings.name, set: { content: after } });
   await record(
     before
@@ -78,7 +74,7 @@ async function deleteSettings(change: HandlerContext['change'], name: string, sh
     const [deleted] = await tx.delete(t.settings).where(eq(t.settings.name, name)).returning();
     if (!deleted) return;
     await record({ type: 'setting-deleted', preData: { id: name, ...shown(deleted.content as never) } });
-    if ((await storedPasswordSettings(tx))?.disabled && !(await anyProviderConfigured(tx))) await storePasswordSettings(tx, record, { disabled: false });
+    if ((await passwordAuthSettings(tx))?.disabled && !(await anyProviderConfigured(tx))) await storePasswordSettings(tx, record, { disabled: false });
   });
 }
 
@@ -111,7 +107,7 @@ export const ssoSettingHandlers = {
   },
 
   async getPasswordAuthSettings(_request, { db }) {
-    return { status: 200, body: { disabled: (await storedPasswordSettings(db))?.disabled ?? false } };
+    return { status: 200, body: { disabled: (await passwordAuthSettings(db))?.disabled ?? false } };
   },
 
   async setPasswordAuthSettings({ body }, { change }) {

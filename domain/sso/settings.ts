@@ -19,6 +19,7 @@ async function setting<T>(db: Db, name: string): Promise<T | undefined> {
 
 export const oidcSettings = (db: Db) => setting<OidcSettings>(db, OIDC_SETTING);
 export const samlSettings = (db: Db) => setting<SamlSettings>(db, SAML_SETTING);
+export const passwordAuthSettings = (db: Db) => setting<PasswordAuthSettings>(db, PASSWORD_SETTING);
 
 /** Whether an identity provider is configured (the password form may then be turned off). */
 export async function anyProviderConfigured(db: Db): Promise<boolean> {
@@ -28,6 +29,6 @@ export async function anyProviderConfigured(db: Db): Promise<boolean> {
 
 /** Password sign-in is refused (but to root Admins) only while it is turned off and a provider remains to sign in with. */
 export async function passwordSignInDisabled(db: Db): Promise<boolean> {
-  const stored = await setting<PasswordAuthSettings>(db, PASSWORD_SETTING);
+  const stored = await passwordAuthSettings(db);
   return stored?.disabled === true && (await anyProviderConfigured(db));
 }
