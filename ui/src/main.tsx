@@ -22,7 +22,8 @@ const theme = createTheme({
   defaultRadius: 'sm',
   components: {
     // The dialogs' and notifications' close buttons are icons: they need a name for screen readers.
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    // A dialog's <header> would be a second banner landmark beside the page's (axe-core landmark-no-duplicate-banner).
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, attributes: { header: { role: 'presentation' } } } }),
     Notification: Notification.extend({
       defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } },
       // A titled notification's message is gray 6 (3.3:1 on white); gray 7 reads at 4.5:1 or more.
@@ -60,14 +61,24 @@ const queryClient = new QueryClient({
   },
   // Every failed change says why in a notification: a 403 shows the service's message naming the permission.
   mutationCache: new MutationCache({
-    onError: (error) => {
+    onError: (error, _variables, _context, mutation) => {
       if (error instanceof ApiError && error.status === 401) return;
+      if (error instanceof ApiError && error.status === 400 && mutation.meta?.errorsOnFields) return;
       // Refused: the user's permissions changed since they were read; read them again so that the page stops offering it.
       if (error instanceof ApiError && error.status === 403) void queryClient.invalidateQueries({ queryKey: SESSION_KEY });
       notifications.show({ color: 'red', title: 'That did not work', message: errorMessage(error), autoClose: 8000 });
     },
   }),
 });
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    mutationMeta: {
+      /** The form shows a refusal (400) on the field it names, in plain words: no notification then. */
+      errorsOnFields?: boolean;
+    };
+  }
+}
 
 whenSessionEnds(() => endSession(queryClient));
 

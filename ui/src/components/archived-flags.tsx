@@ -2,13 +2,12 @@
 // or several ticked and handled together (reviveFeatures, deleteFeatures). A control is offered only when the user
 // may use it in the project; afterwards the flag list and the archive are read again.
 import { Button, Checkbox, Group, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import type { components } from '../../../generated/api.js';
 import { api, ok } from '../api';
 import { useChange } from '../queries';
 import { useSession } from '../session';
-import { ConfirmButton } from './feedback';
+import { ConfirmButton, confirmDone } from './feedback';
 import { when } from './forms';
 import { ListTable, type Rows } from './list';
 
@@ -20,7 +19,6 @@ const FLAG_LISTS = [
 ];
 
 const listed = (names: string[]) => names.join(', ');
-const done = (message: string) => notifications.show({ color: 'green', message });
 
 export function ArchivedFlags({ project, flags }: { project: string; flags: Rows<SearchedFeature> }) {
   const session = useSession();
@@ -45,21 +43,21 @@ export function ArchivedFlags({ project, flags }: { project: string; flags: Rows
   // A refusal is shown by the mutation's notification; the `.catch(() => {})` below only keeps it from going unhandled.
   const reviveOne = async (name: string) => {
     await revive.mutateAsync(name);
-    done(`${name} is revived.`);
+    confirmDone(`${name} is revived.`);
   };
   const removeOne = async (name: string) => {
     await remove.mutateAsync(name);
-    done(`${name} is deleted for good.`);
+    confirmDone(`${name} is deleted for good.`);
   };
   const reviveSelected = async () => {
     await reviveSeveral.mutateAsync(selected);
     setTicked([]);
-    done(`Revived ${listed(selected)}.`);
+    confirmDone(`Revived ${listed(selected)}.`);
   };
   const removeSelected = async () => {
     await removeSeveral.mutateAsync(selected);
     setTicked([]);
-    done(`Deleted ${listed(selected)} for good.`);
+    confirmDone(`Deleted ${listed(selected)} for good.`);
   };
 
   const selectable = may.reviveSeveral || may.deleteSeveral;

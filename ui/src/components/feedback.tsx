@@ -1,10 +1,16 @@
 // Loading, failure and emptiness, said the same way on every page.
 import { Alert, Button, Center, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { errorMessage } from '../api';
 import { useSubmit } from './forms';
+
+/** Says that a create, save, toggle or delete worked: briefly, bottom right, where it covers nothing. */
+export function confirmDone(message: string) {
+  notifications.show({ color: 'green', message, autoClose: 4000 });
+}
 
 export function PageLoader() {
   return (
@@ -54,13 +60,15 @@ export function ConfirmButton(props: {
   children: ReactNode;
   confirmLabel?: string;
   onConfirm: () => Promise<unknown>;
+  /** What is said once it worked ("Token revoked."). */
+  done?: string;
   color?: string;
   variant?: string;
   size?: string;
   leftSection?: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
-  const [busy, confirm] = useSubmit(props.onConfirm, () => setOpen(false));
+  const [busy, confirm] = useSubmit(props.onConfirm, () => setOpen(false), props.done);
   return (
     <>
       <Button color={props.color ?? 'red'} variant={props.variant ?? 'light'} size={props.size ?? 'sm'} leftSection={props.leftSection} onClick={() => setOpen(true)}>

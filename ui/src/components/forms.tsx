@@ -3,12 +3,13 @@
 import { Button, Group, Modal, Popover, Stack } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { confirmDone } from './feedback';
 
 /**
- * A form's submit that waits for the service: busy meanwhile, `done` once `action` resolves; when it rejects
- * nothing more (the mutation's notification says why, and the form stays open to fix it).
+ * A form's submit that waits for the service: busy meanwhile, `done` once `action` resolves (and `said` confirmed in a
+ * notification); when it rejects nothing more (the mutation's notification says why, and the form stays open to fix it).
  */
-export function useSubmit(action: () => Promise<unknown>, done: () => void): [busy: boolean, submit: (event?: FormEvent) => Promise<void>] {
+export function useSubmit(action: () => Promise<unknown>, done: () => void, said?: string): [busy: boolean, submit: (event?: FormEvent) => Promise<void>] {
   const [busy, setBusy] = useState(false);
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -16,6 +17,7 @@ export function useSubmit(action: () => Promise<unknown>, done: () => void): [bu
     try {
       await action();
       done();
+      if (said) confirmDone(said);
     } catch {
       // The notification says why.
     } finally {
@@ -30,11 +32,13 @@ export function FormDialog(props: {
   submitLabel: string;
   onClose: () => void;
   onSubmit: () => Promise<unknown>;
+  /** What is said once it worked ("Segment beta saved."). */
+  done?: string;
   disabled?: boolean;
   size?: string;
   children: ReactNode;
 }) {
-  const [busy, submit] = useSubmit(props.onSubmit, props.onClose);
+  const [busy, submit] = useSubmit(props.onSubmit, props.onClose, props.done);
   return (
     <Modal opened onClose={props.onClose} title={props.title} size={props.size ?? 'md'}>
       <form onSubmit={submit}>
@@ -72,9 +76,19 @@ export function NewButton({ label, allowed, dialog }: { label: string; allowed: 
  * A small "Add …" button opening a form in place (a tag, a dependency, an environment). The form closes once
  * `onSubmit` resolves; when it rejects it stays open to fix (the mutation's notification says why).
  */
-export function AddPopover(props: { label: string; ariaLabel?: string; compact?: boolean; width: number; disabled?: boolean; onSubmit: () => Promise<unknown>; children: ReactNode }) {
+export function AddPopover(props: {
+  label: string;
+  ariaLabel?: string;
+  compact?: boolean;
+  width: number;
+  disabled?: boolean;
+  onSubmit: () => Promise<unknown>;
+  /** What is said once it worked ("Tag added."). */
+  done?: string;
+  children: ReactNode;
+}) {
   const [opened, setOpened] = useState(false);
-  const [busy, submit] = useSubmit(props.onSubmit, () => setOpened(false));
+  const [busy, submit] = useSubmit(props.onSubmit, () => setOpened(false), props.done);
   return (
     <Popover opened={opened} onChange={setOpened} trapFocus position="bottom-start" withArrow>
       <Popover.Target>

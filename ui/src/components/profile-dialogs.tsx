@@ -1,11 +1,11 @@
 // The signed-in user's own dialogs: a new password (changeOwnPassword; typed twice, and sent only once both agree)
 // and a new personal access token (createPersonalAccessToken: a description and the last day it is valid).
 import { PasswordInput, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import type { components } from '../../../generated/api.js';
 import { api, ok } from '../api';
 import { useChange } from '../queries';
+import { confirmDone } from './feedback';
 import { FormDialog } from './forms';
 import { NewPasswordFields, useNewPassword } from './new-password';
 
@@ -21,7 +21,7 @@ export function OwnPasswordDialog({ onClose }: { onClose: () => void }) {
   );
   const submit = async () => {
     await change.mutateAsync();
-    notifications.show({ color: 'green', message: 'Your password is changed; your other sessions have ended.' });
+    confirmDone('Your password is changed; your other sessions have ended.');
   };
   return (
     <FormDialog title="Change your password" submitLabel="Change password" onClose={onClose} onSubmit={submit} disabled={current === '' || !next.ready}>

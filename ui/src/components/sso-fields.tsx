@@ -2,13 +2,12 @@
 // the root role given to the users a provider creates (a built-in role by name, a custom root role by id), the
 // configured badge, and the save and remove buttons.
 import { Badge, Button, Group, Select, Switch, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, useState, type FormEvent, type ReactNode } from 'react';
 import type { components } from '../../../generated/api.js';
 import { api, ok } from '../api';
 import { useChange } from '../queries';
-import { ConfirmButton, PageLoader, QueryError } from './feedback';
+import { ConfirmButton, confirmDone, PageLoader, QueryError } from './feedback';
 
 type BuiltInRole = components['schemas']['OidcRootRoleName'];
 type KeysOf<D, V> = { [K in keyof D]: D[K] extends V ? K : never }[keyof D];
@@ -34,7 +33,7 @@ export function useSettingsChanges(queryKey: string[], calls: { save: () => Prom
     save.mutateAsync(undefined).then(
       () => {
         onSaved?.();
-        notifications.show({ color: 'green', message: saved });
+        confirmDone(saved);
       },
       () => undefined,
     );

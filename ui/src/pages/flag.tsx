@@ -1,11 +1,10 @@
 import { Anchor, Badge, Group, SimpleGrid, Stack, Switch, Tabs, Text, VisuallyHidden } from '@mantine/core';
 import { IconArchive } from '@tabler/icons-react';
-import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, ok } from '../api';
-import { ConfirmButton, PageLoader, QueryError } from '../components/feedback';
+import { ConfirmButton, confirmDone, PageLoader, QueryError } from '../components/feedback';
 import { EditFlag } from '../components/flag/edit-flag';
 import { EnvironmentCard } from '../components/flag/environment-card';
 import { FlagDependencies } from '../components/flag/flag-dependencies';
@@ -51,7 +50,7 @@ export default function Flag() {
     mutationFn: () => ok(api.DELETE('/api/admin/projects/{projectId}/features/{featureName}', { params: { path } })),
     onSuccess: () => {
       archived.current = true;
-      notifications.show({ color: 'green', message: `${featureName} is archived.` });
+      confirmDone(`${featureName} is archived.`);
       void navigate(`/flags?project=${encodeURIComponent(projectId)}`);
       void queryClient.invalidateQueries({ queryKey: ['flags'] });
     },

@@ -2,7 +2,6 @@
 // only the projects where the user holds it are offered; it refuses a flag with dependencies (the dialog stays open
 // with its message). Once moved, the page follows the flag to its new address.
 import { Button, List, Select, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconFolderShare } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,6 +11,7 @@ import { api, ok } from '../../api';
 import { flagPath } from '../../paths';
 import { useChange, useProjects } from '../../queries';
 import { useSession } from '../../session';
+import { confirmDone } from '../feedback';
 import { FormDialog } from '../forms';
 
 type Feature = components['schemas']['Feature'];
@@ -47,7 +47,7 @@ function MoveFlagDialog({ flag, onClose }: { flag: Feature; onClose: () => void 
     if (!chosen) return;
     await move.mutateAsync(chosen.id);
     queryClient.removeQueries({ queryKey: ['flag', flag.project, flag.name] });
-    notifications.show({ color: 'green', message: `${flag.name} moved to ${chosen.name}.` });
+    confirmDone(`${flag.name} moved to ${chosen.name}.`);
     navigate(flagPath(chosen.id, flag.name), { replace: true });
   };
   return (
