@@ -7,7 +7,8 @@ import type { components } from '../../../generated/api.js';
 import { api, ok } from '../api';
 import { useChange } from '../queries';
 import { useSession } from '../session';
-import { ConfirmButton, confirmDone } from './feedback';
+import { ConfirmButton } from './feedback';
+import { confirmDone } from './confirm-done';
 import { when } from './forms';
 import { ListTable, type Rows } from './list';
 

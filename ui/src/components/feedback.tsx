@@ -1,16 +1,10 @@
 // Loading, failure and emptiness, said the same way on every page.
 import { Alert, Button, Center, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { errorMessage } from '../api';
 import { useSubmit } from './forms';
-
-/** Says that a create, save, toggle or delete worked: briefly, bottom right, where it covers nothing. */
-export function confirmDone(message: string) {
-  notifications.show({ color: 'green', message, autoClose: 4000 });
-}
 
 export function PageLoader() {
   return (

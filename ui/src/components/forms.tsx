@@ -3,7 +3,7 @@
 import { Button, Group, Modal, Popover, Stack } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { confirmDone } from './feedback';
+import { confirmDone } from './confirm-done';
 
 /**
  * A form's submit that waits for the service: busy meanwhile, `done` once `action` resolves (and `said` confirmed in a

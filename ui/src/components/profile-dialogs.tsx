@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { components } from '../../../generated/api.js';
 import { api, ok } from '../api';
 import { useChange } from '../queries';
-import { confirmDone } from './feedback';
+import { confirmDone } from './confirm-done';
 import { FormDialog } from './forms';
 import { NewPasswordFields, useNewPassword } from './new-password';
 

@@ -7,7 +7,8 @@ import { Fragment, useState, type FormEvent, type ReactNode } from 'react';
 import type { components } from '../../../generated/api.js';
 import { api, ok } from '../api';
 import { useChange } from '../queries';
-import { ConfirmButton, confirmDone, PageLoader, QueryError } from './feedback';
+import { ConfirmButton, PageLoader, QueryError } from './feedback';
+import { confirmDone } from './confirm-done';
 
 type BuiltInRole = components['schemas']['OidcRootRoleName'];
 type KeysOf<D, V> = { [K in keyof D]: D[K] extends V ? K : never }[keyof D];

@@ -11,7 +11,7 @@ import { api, ok } from '../../api';
 import { flagPath } from '../../paths';
 import { useChange, useProjects } from '../../queries';
 import { useSession } from '../../session';
-import { confirmDone } from '../feedback';
+import { confirmDone } from '../confirm-done';
 import { FormDialog } from '../forms';
 
 type Feature = components['schemas']['Feature'];
