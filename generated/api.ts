@@ -1371,7 +1371,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How often SDKs evaluated a flag, per hour, environment and application, over the last 48 hours */
+        /** How often SDKs evaluated a flag, per hour, environment and application, over the last 48 hours (or `hoursBack`) */
         get: operations["getFeatureUsage"];
         put?: never;
         post?: never;
@@ -4114,7 +4114,7 @@ export interface components {
         ApplicationsEnvelope: {
             applications: components["schemas"]["Application"][];
         };
-        /** @description How often SDKs evaluated a flag, per hour over the last 48 hours, newest hour first, per environment and application. */
+        /** @description How often SDKs evaluated a flag, per hour over the last 48 hours (or the `hoursBack` asked), newest hour first, per environment and application. */
         FeatureUsage: {
             /** @constant */
             version: 1;
@@ -8470,7 +8470,10 @@ export interface operations {
     };
     getFeatureUsage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many hours to answer, the current hour (so far) included: 1 (this hour only) to 168 (7 days); default 48. Unleash reads the same parameter, up to 48 */
+                hoursBack?: number;
+            };
             header?: never;
             path: {
                 featureName: components["parameters"]["FeatureName"];

@@ -5,8 +5,9 @@ import * as t from '../db/schema.js';
 import { notFound } from '../kernel/errors.js';
 import { requireFeature } from '../domain/flags/feature-view.js';
 
-/** How far back the raw usage of a flag goes. */
-const USAGE_WINDOW_MS = 48 * 3_600_000;
+const HOUR_MS = 3_600_000;
+/** How many hours of a flag's raw usage are answered when `hoursBack` is not given, the current hour included. */
+const USAGE_HOURS = 48;
 
 type ApplicationRow = typeof t.clientApplications.$inferSelect;
 
@@ -49,12 +50,13 @@ export const applicationHandlers = {
     return { status: 200, body: application! };
   },
 
-  async getFeatureUsage({ params }, { db }) {
+  async getFeatureUsage({ params, query }, { db }) {
     const feature = await requireFeature(db, params.featureName);
+    const since = new Date(Math.floor(Date.now() / HOUR_MS) * HOUR_MS - ((query?.hoursBack ?? USAGE_HOURS) - 1) * HOUR_MS);
     const rows = await db
       .select()
       .from(t.clientMetricsHourly)
-      .where(and(eq(t.clientMetricsHourly.featureName, feature.name), gte(t.clientMetricsHourly.hour, new Date(Date.now() - USAGE_WINDOW_MS))))
+      .where(and(eq(t.clientMetricsHourly.featureName, feature.name), gte(t.clientMetricsHourly.hour, since)))
       .orderBy(desc(t.clientMetricsHourly.hour), asc(t.clientMetricsHourly.environment), asc(t.clientMetricsHourly.appName));
     const metrics = rows.map((r) => ({ environment: r.environment, appName: r.appName, timestamp: r.hour.toISOString(), yes: r.yes, no: r.no, variants: r.variants }));
     return { status: 200, body: { version: 1, featureName: feature.name, metrics } };
