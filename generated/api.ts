@@ -208,6 +208,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/search/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search, filter and page the event log
+         * @description Unleash's event search: one page of the events matching every filter given, newest first, and `total`
+         *     counting every match. `query` is free text found (case-insensitive; `%` and `_` match themselves) in the
+         *     flag's name, the project, the environment, the type, the creator, or the data before or after the change.
+         *     The filters take `OPERATOR:value[,value…]` with `IS` or `IS_ANY_OF` (an event matches one of the values) and,
+         *     beyond Unleash, `IS_NOT` or `IS_NONE_OF` (it matches none). `from` and `to` are UTC days, both included.
+         *     Differences from Unleash: `groupId` is not offered (no event belongs to a group of changes); `createdBy`
+         *     takes user ids as Unleash does (API tokens are -42, the service itself -1337); `limit` above 1000 gives
+         *     1000. A `type` that is not an event type, an `id` or `createdBy` that is not a number, or a `from`/`to`
+         *     that is not a calendar day is a 400.
+         */
+        get: operations["searchEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/api-tokens": {
         parameters: {
             query?: never;
@@ -3121,6 +3149,12 @@ export interface components {
             events: components["schemas"]["Event"][];
             /** @description Without `project`, the number of events ever recorded; with `project`, the number listed */
             totalEvents: number;
+        };
+        /** @description One page of the events matching a search, newest first, and how many match over all pages (Unleash's eventSearchResponseSchema). */
+        EventSearchResult: {
+            events: components["schemas"]["Event"][];
+            /** @description How many events match the filters */
+            total: number;
         };
         /** @description Every event of one flag, newest first (Unleash's feature events answer). */
         FeatureEventsEnvelope: {
@@ -6133,6 +6167,52 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FeatureEventsEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    searchEvents: {
+        parameters: {
+            query?: {
+                /** @description Free text: an event matches when its flag, project, environment, type, creator or data contains it (case-insensitive) */
+                query?: string;
+                /** @description Event ids */
+                id?: components["schemas"]["IsFilter"];
+                /** @description Flag names */
+                feature?: components["schemas"]["IsFilter"];
+                /** @description Project ids */
+                project?: components["schemas"]["IsFilter"];
+                /** @description Event types (the `EventType` names) */
+                type?: components["schemas"]["IsFilter"];
+                /** @description Ids of the users who made the changes (`createdByUserId`) */
+                createdBy?: components["schemas"]["IsFilter"];
+                /** @description Environment names */
+                environment?: components["schemas"]["IsFilter"];
+                /** @description The first day included (UTC), `IS:yyyy-mm-dd` */
+                from?: string;
+                /** @description The last day included (UTC), `IS:yyyy-mm-dd` */
+                to?: string;
+                /** @description Events to skip; default 0 */
+                offset?: string;
+                /** @description Page size; default 50, at most 1000 */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the matching events, newest first, and how many match in all */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSearchResult"];
                 };
             };
             400: components["responses"]["BadRequest"];

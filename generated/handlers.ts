@@ -205,6 +205,7 @@ export interface HandlersWith<Context> {
   resumeReleasePlan: HandlerWith<'resumeReleasePlan', Context>;
   reviveFeature: HandlerWith<'reviveFeature', Context>;
   reviveFeatures: HandlerWith<'reviveFeatures', Context>;
+  searchEvents: HandlerWith<'searchEvents', Context>;
   searchFeatures: HandlerWith<'searchFeatures', Context>;
   searchUsers: HandlerWith<'searchUsers', Context>;
   setEnvironmentVariants: HandlerWith<'setEnvironmentVariants', Context>;

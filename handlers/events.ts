@@ -2,6 +2,7 @@ import { count, desc, eq } from 'drizzle-orm';
 import type { Handlers } from '../domain/handler-context.js';
 import * as t from '../db/schema.js';
 import { toEvent } from '../domain/events/event-view.js';
+import { searchEvents } from '../domain/events/event-search.js';
 
 /** Events listed when no project is asked for. */
 const RECENT_EVENTS = 100;
@@ -18,6 +19,10 @@ export const eventHandlers = {
       db.select({ n: count() }).from(t.events),
     ]);
     return { status: 200, body: { version: 1, events: rows.map(toEvent), totalEvents: total?.n ?? 0 } };
+  },
+
+  async searchEvents({ query }, { db }) {
+    return { status: 200, body: await searchEvents(db, query ?? {}) };
   },
 
   async getFeatureEvents({ params }, { db }) {
