@@ -293,6 +293,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/projects/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check that an id is valid and free for a new project
+         * @description Answers 204 when no project has the id, 409 `NameExistsError` when one has it, 400 when it is not a valid project id. Project names need no check: several projects may share one.
+         */
+        post: operations["validateProjectId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/projects/{projectId}": {
         parameters: {
             query?: never;
@@ -504,6 +524,26 @@ export interface paths {
         get: operations["getFeatureTypes"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/features/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check that a name is valid and free for a new flag
+         * @description Answers 200 when no flag has the name, 409 `NameExistsError` when one has it (in any project, or in the archive: archived flags keep their names), 400 when the name is not a valid flag name. What the admin UI asks when a name field is left, before the flag is created.
+         */
+        post: operations["validateFeature"];
         delete?: never;
         options?: never;
         head?: never;
@@ -872,6 +912,26 @@ export interface paths {
         put?: never;
         /** Create a segment, a named list of constraints strategies can share */
         post: operations["createSegment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/segments/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check that a name is valid and free for a segment
+         * @description Answers 204 when no segment has the name, 409 `NameExistsError` when one has it, 400 when it is not a valid segment name.
+         */
+        post: operations["validateSegment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4330,6 +4390,20 @@ export interface components {
             /** @description The whole new list, values unique; null empties it */
             legalValues?: components["schemas"]["LegalValue"][] | null;
         };
+        /** @description A flag name to check before creating the flag: 200 when it is valid and free, 409 when a flag (archived ones included) has it. */
+        FeatureNameCheck: {
+            name: components["schemas"]["NameType"];
+            /** @description The project the flag is meant for, as Unleash accepts it. Projects here have no naming pattern, so it changes nothing: flag names are unique across every project. */
+            projectId?: string | null;
+        };
+        /** @description A project id to check before creating the project: 204 when it is valid and free, 409 when a project has it. */
+        ProjectIdCheck: {
+            id: components["schemas"]["NameType"];
+        };
+        /** @description A segment name to check before creating or renaming a segment: 204 when it is valid and free, 409 when a segment has it. */
+        SegmentNameCheck: {
+            name: string;
+        };
         /** @description A context field name to check before creating it: 200 when it is free, 409 when a field has it. */
         ContextFieldNameCheck: {
             name: components["schemas"]["NameType"];
@@ -6352,6 +6426,34 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    validateProjectId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectIdCheck"];
+            };
+        };
+        responses: {
+            /** @description The id is valid and free */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     getProject: {
         parameters: {
             query?: never;
@@ -6773,6 +6875,34 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    validateFeature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeatureNameCheck"];
+            };
+        };
+        responses: {
+            /** @description The name is valid and free */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getFeatures: {
@@ -7635,6 +7765,34 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Segment"];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    validateSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SegmentNameCheck"];
+            };
+        };
+        responses: {
+            /** @description The name is valid and free */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

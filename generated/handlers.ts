@@ -246,5 +246,8 @@ export interface HandlersWith<Context> {
   updateUser: HandlerWith<'updateUser', Context>;
   validateContextFieldName: HandlerWith<'validateContextFieldName', Context>;
   validateEdgeTokens: HandlerWith<'validateEdgeTokens', Context>;
+  validateFeature: HandlerWith<'validateFeature', Context>;
+  validateProjectId: HandlerWith<'validateProjectId', Context>;
+  validateSegment: HandlerWith<'validateSegment', Context>;
   validateSignupToken: HandlerWith<'validateSignupToken', Context>;
 }

@@ -210,6 +210,9 @@ export const operationTable = {
   updateUser: {"method":"PUT","path":"/api/admin/user-admin/{id}","permissions":["ADMIN"],"public":false,"bodyMediaTypes":["application/json"],"bodySchema":"UpdateUser","preSerialized":false,"bodyLimit":null,"eventStream":false,"changeRequest":null},
   validateContextFieldName: {"method":"POST","path":"/api/admin/context/validate","permissions":["CREATE_CONTEXT_FIELD","UPDATE_CONTEXT_FIELD"],"public":false,"bodyMediaTypes":["application/json"],"bodySchema":"ContextFieldNameCheck","preSerialized":false,"bodyLimit":null,"eventStream":false,"changeRequest":null},
   validateEdgeTokens: {"method":"POST","path":"/edge/validate","permissions":["NONE"],"public":true,"bodyMediaTypes":["application/json"],"bodySchema":"TokenStringList","preSerialized":false,"bodyLimit":null,"eventStream":false,"changeRequest":null},
+  validateFeature: {"method":"POST","path":"/api/admin/features/validate","permissions":["NONE"],"public":false,"bodyMediaTypes":["application/json"],"bodySchema":"FeatureNameCheck","preSerialized":false,"bodyLimit":null,"eventStream":false,"changeRequest":null},
+  validateProjectId: {"method":"POST","path":"/api/admin/projects/validate","permissions":["NONE"],"public":false,"bodyMediaTypes":["application/json"],"bodySchema":"ProjectIdCheck","preSerialized":false,"bodyLimit":null,"eventStream":false,"changeRequest":null},
+  validateSegment: {"method":"POST","path":"/api/admin/segments/validate","permissions":["NONE"],"public":false,"bodyMediaTypes":["application/json"],"bodySchema":"SegmentNameCheck","preSerialized":false,"bodyLimit":null,"eventStream":false,"changeRequest":null},
   validateSignupToken: {"method":"GET","path":"/invite/{token}/validate","permissions":["NONE"],"public":true,"bodyMediaTypes":[],"bodySchema":null,"preSerialized":false,"bodyLimit":null,"eventStream":false,"changeRequest":null},
 } as const;
 

@@ -52,6 +52,14 @@ async function recordStaleChange(record: RecordEvent, before: FeatureRow, stale:
   await record({ type: stale ? 'feature-stale-on' : 'feature-stale-off', featureName: before.name, project: before.project });
 }
 
+/** 409 when a flag has the name: in any project, or in the archive (archived flags keep their names). */
+async function refuseTakenFlagName(db: Db, name: string) {
+  const [existing] = await db.select({ project: t.features.project, archivedAt: t.features.archivedAt }).from(t.features).where(eq(t.features.name, name));
+  if (!existing) return;
+  const where = existing.archivedAt ? 'in the archive' : `in the project "${existing.project}"`;
+  throw nameExists(`A flag named "${name}" already exists ${where}; flag names are unique.`);
+}
+
 const editable = (row: FeatureRow): EditableMetadata => ({
   type: row.type,
   description: row.description,
@@ -138,14 +146,15 @@ export const featureHandlers = {
     return { status: 200, body: { ...feature, ...present('lifecycle', stages.get(row.name)), favorite: favorites.has(row.name) } };
   },
 
+  async validateFeature({ body }, { db }) {
+    await refuseTakenFlagName(db, body.name);
+    return { status: 200, body: undefined };
+  },
+
   async createFeature({ params, body }, { caller, change }) {
     const feature = await change(async (tx, record) => {
       await requireProject(tx, params.projectId);
-      const [existing] = await tx.select().from(t.features).where(eq(t.features.name, body.name));
-      if (existing) {
-        const where = existing.archivedAt ? 'in the archive' : `in the project "${existing.project}"`;
-        throw nameExists(`A flag named "${body.name}" already exists ${where}; flag names are unique.`);
-      }
+      await refuseTakenFlagName(tx, body.name);
       const type = (await validFeatureType(tx, body.type)) ?? 'release';
       const [row] = await tx
         .insert(t.features)

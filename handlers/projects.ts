@@ -52,6 +52,12 @@ async function describeProject(db: Db, row: ProjectRow) {
   return described!;
 }
 
+/** 409 when a project has the id. */
+async function refuseTakenProjectId(db: Db, id: string) {
+  const [existing] = await db.select({ id: t.projects.id }).from(t.projects).where(eq(t.projects.id, id));
+  if (existing) throw nameExists(`A project with id "${id}" already exists.`);
+}
+
 /** Attaches environments to a project, with a disabled row for each of its flags there. */
 export const projectHandlers = {
   async getProjects(_request, { db, caller }) {
@@ -64,10 +70,14 @@ export const projectHandlers = {
     return { status: 200, body: await describeProject(db, await requireProject(db, params.projectId)) };
   },
 
+  async validateProjectId({ body }, { db }) {
+    await refuseTakenProjectId(db, body.id);
+    return { status: 204, body: undefined };
+  },
+
   async createProject({ body }, { caller, change }) {
     const project = await change(async (tx, record) => {
-      const [existing] = await tx.select({ id: t.projects.id }).from(t.projects).where(eq(t.projects.id, body.id));
-      if (existing) throw nameExists(`A project with id "${body.id}" already exists.`);
+      await refuseTakenProjectId(tx, body.id);
       let environments: string[];
       if (body.environments) {
         environments = [...new Set(body.environments)];

@@ -44,9 +44,14 @@ async function requireSegment(db: Db, id: number) {
   return row;
 }
 
+/** 409 when a segment other than `id` has the name. */
+async function refuseTakenSegmentName(db: Db, name: string, id?: number) {
+  const [sameName] = await db.select({ id: t.segments.id }).from(t.segments).where(eq(t.segments.name, name));
+  if (sameName && sameName.id !== id) throw nameExists(`A segment named "${name}" already exists.`);
+}
+
 async function segmentValues(db: Db, input: SegmentInput, id?: number) {
-  const [sameName] = await db.select().from(t.segments).where(eq(t.segments.name, input.name));
-  if (sameName && sameName.id !== id) throw nameExists(`A segment named "${input.name}" already exists.`);
+  await refuseTakenSegmentName(db, input.name, id);
   // An empty string is a project id like any other: one that does not exist (null is "every project").
   if (input.project !== undefined && input.project !== null) {
     const [project] = await db.select().from(t.projects).where(eq(t.projects.id, input.project));
@@ -69,6 +74,11 @@ export const segmentHandlers = {
   async getSegment({ params }, { db }) {
     const [segment] = await describeSegments(db, [await requireSegment(db, params.segmentId)]);
     return { status: 200, body: segment! };
+  },
+
+  async validateSegment({ body }, { db }) {
+    await refuseTakenSegmentName(db, body.name);
+    return { status: 204, body: undefined };
   },
 
   async createSegment({ body }, { caller, change }) {

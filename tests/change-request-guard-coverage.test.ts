@@ -290,6 +290,9 @@ const classification: Record<string, Classification> = {
   addContextFieldLegalValue: { unguarded: 'legal values are offered to people writing constraints, not served' },
   deleteContextFieldLegalValue: { unguarded: 'legal values are offered to people writing constraints, not served' },
   validateContextFieldName: { unguarded: 'checks a name; writes nothing' },
+  validateFeature: { unguarded: 'checks a name; writes nothing' },
+  validateSegment: { unguarded: 'checks a name; writes nothing' },
+  validateProjectId: { unguarded: 'checks an id; writes nothing' },
   createStrategy: unchanged("strategy definitions are not served; a flag's strategies carry their own name and parameters", async () =>
     request('POST', '/api/admin/strategies', { name: unique('custom') }, editor),
   ),
