@@ -9,7 +9,7 @@ import type { TestApp } from './support/app.js';
 import { expectAccessible, screenshot, signedIn } from './support/browser.js';
 import { ok } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
-import { openDialog, pick, save, textbox, visit } from './support/ui-dialogs.js';
+import { confirmed, openDialog, pick, row, save, textbox, visit } from './support/ui-dialogs.js';
 import { createUser } from './support/users.js';
 
 let app: TestApp;
@@ -65,7 +65,7 @@ describe('an admin edits the admin lists in the browser', () => {
     await pick(dialog, 'Type', 'preproduction');
     await textbox(dialog, 'Sort order').fill('5');
     await expectAccessible(admin, 'the edit environment dialog');
-    await save(dialog, 'Save environment');
+    await save(dialog, 'Save environment', 'Environment staging saved.');
     await admin.getByRole('table', { name: 'Environments' }).getByText('preproduction').waitFor();
     expect(await ok(app.admin.GET('/api/admin/environments/{environment}', { params: { path: { environment: 'staging' } } }))).toMatchObject({ name: 'staging', type: 'preproduction', sortOrder: 5 });
   });
@@ -87,7 +87,7 @@ describe('an admin edits the admin lists in the browser', () => {
     await admin.getByRole('option', { name: 'Hal Moe', exact: true }).click();
     await textbox(dialog, 'Description').click();
     await expectAccessible(admin, 'the edit group dialog');
-    await save(dialog, 'Save group');
+    await save(dialog, 'Save group', 'Group checkout-team saved.');
     await admin.getByRole('table', { name: 'Groups' }).getByText('checkout-team').waitFor();
     const stored = await ok(app.admin.GET('/api/admin/groups/{groupId}', { params: { path: { groupId: group.id } } }));
     expect(stored).toMatchObject({ name: 'checkout-team', description: 'Checkout and payments', rootRole: editor.id, mappingsSSO: ['sso-checkout'] });
@@ -110,7 +110,7 @@ describe('an admin edits the admin lists in the browser', () => {
     await textbox(dialog, 'Description').click();
     await expectAccessible(admin, 'the edit role dialog');
     await screenshot(admin, 'edit-role');
-    await save(dialog, 'Save role');
+    await save(dialog, 'Save role', 'Role Flag maker saved.');
     await admin.getByRole('table', { name: 'Roles' }).getByText('Flag maker').waitFor();
     const stored = await ok(app.admin.GET('/api/admin/roles/{roleId}', { params: { path: { roleId: role.id } } }));
     expect(stored).toMatchObject({ name: 'Flag maker', description: 'Creates and edits flags', type: 'custom' });
@@ -138,7 +138,7 @@ describe('an admin edits the admin lists in the browser', () => {
     await second.getByRole('checkbox', { name: 'Required' }).check();
     await expectAccessible(admin, 'the edit strategy dialog');
     await screenshot(admin, 'edit-strategy');
-    await save(dialog, 'Save strategy');
+    await save(dialog, 'Save strategy', 'Strategy tenantIds saved.');
     await admin.getByRole('table', { name: 'Strategies' }).getByText('region (string)').waitFor();
     expect(await ok(app.admin.GET('/api/admin/strategies/{strategyName}', { params: { path: { strategyName: 'tenantIds' } } }))).toMatchObject({
       name: 'tenantIds',
@@ -162,7 +162,7 @@ describe('an admin edits the admin lists in the browser', () => {
     await textbox(dialog, 'Colour').fill('#E8710A');
     await textbox(dialog, 'Icon').click();
     await expectAccessible(admin, 'the edit tag type dialog');
-    await save(dialog, 'Save tag type');
+    await save(dialog, 'Save tag type', 'Tag type team saved.');
     await admin.getByRole('table', { name: 'Tag types' }).getByText('The team that owns the flag').waitFor();
     const { tagType } = await ok(app.admin.GET('/api/admin/tag-types/{typeName}', { params: { path: { typeName: 'team' } } }));
     expect(tagType).toMatchObject({ name: 'team', description: 'The team that owns the flag', icon: 'people' });
@@ -182,6 +182,24 @@ describe('an admin edits the admin lists in the browser', () => {
     expect(names).toEqual(['checkout-team', 'platform']);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('says an environment was turned off once the service took it', async () => {
+    await visit(admin, '/environments', 'Environments');
+    await admin.getByRole('switch', { name: 'staging enabled' }).click({ force: true });
+    await confirmed(admin, 'staging disabled.');
+    const { environments } = await ok(app.admin.GET('/api/admin/environments'));
+    expect(environments.find((e) => e.name === 'staging')?.enabled).toBe(false);
+    await expectAccessible(admin, 'the environments page with a confirmation');
+  });
+
+  it('says a tag type was deleted once confirmed, and the service has it no more', async () => {
+    await ok(app.admin.POST('/api/admin/tag-types', { body: { name: 'short-lived' } }));
+    await visit(admin, '/tag-types', 'Tag types');
+    await row(admin, 'Tag types', 'short-lived').getByRole('button', { name: 'Delete' }).click();
+    await save(admin.getByRole('dialog', { name: 'Delete short-lived?' }), 'Delete', 'short-lived deleted.');
+    const { tagTypes } = await ok(app.admin.GET('/api/admin/tag-types'));
+    expect(tagTypes.map((t) => t.name)).not.toContain('short-lived');
   });
 });
 

@@ -79,7 +79,7 @@ describe('an admin edits in the browser', () => {
     await textbox(dialog, 'Legal value 2').fill('DK');
     await dialog.getByRole('textbox', { name: 'Description of legal value 2' }).fill('Denmark');
     await expectAccessible(admin, 'the edit context field dialog');
-    await save(dialog, 'Save context field');
+    await save(dialog, 'Save context field', 'Context field country saved.');
     await admin.getByRole('table', { name: 'Context fields' }).getByText('NO, DK').waitFor();
     expect(await ok(app.admin.GET('/api/admin/context/{contextField}', { params: { path: { contextField: 'country' } } }))).toMatchObject({
       name: 'country',
@@ -103,7 +103,7 @@ describe('an admin edits in the browser', () => {
     await dialog.getByRole('combobox', { name: 'Root role' }).click();
     await admin.getByRole('option', { name: 'Editor' }).click();
     await expectAccessible(admin, 'the edit user dialog');
-    await save(dialog, 'Save user');
+    await save(dialog, 'Save user', 'Uma Lind saved.');
     await admin.getByRole('table', { name: 'Users' }).getByText('Uma Lind').waitFor();
     expect(await ok(app.admin.GET('/api/admin/user-admin/{id}', { params: { path: { id } } }))).toMatchObject({ id, username: 'uma', name: 'Uma Lind', rootRole: editor.id });
   });
@@ -114,7 +114,7 @@ describe('an admin edits in the browser', () => {
     const dialog = await openDialog(admin, 'Set password for Uma Lind', 'Set password for Uma Lind');
     await dialog.getByLabel('New password').fill(newPassword);
     await expectAccessible(admin, 'the set password dialog');
-    await save(dialog, 'Set password');
+    await save(dialog, 'Set password', 'Password set for Uma Lind.');
     expect((await login(app, 'uma', USER_PASSWORD)).response.status).toBe(401);
     const uma = await signedInThroughForm(browser, app, 'uma', newPassword);
     // Signed in as an Editor: she may create flags.

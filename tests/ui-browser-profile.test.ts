@@ -63,7 +63,7 @@ describe('who the user is', () => {
     await account.getByRole('row', { name: 'Root role Viewer' }).waitFor();
     expect(await account.getByRole('row', { name: 'Name Viola Ng' }).count()).toBe(1);
     expect(await account.getByRole('row', { name: 'Username viola' }).count()).toBe(1);
-    await page.getByText('No personal access tokens yet.').waitFor();
+    await page.getByText('No personal access tokens yet — create one to call the admin API as yourself from a script.').waitFor();
     await expectAccessible(page, 'the profile page');
     await screenshot(page, 'profile');
   });
@@ -178,7 +178,7 @@ describe("a user's personal access tokens", () => {
     const table = page.getByRole('table', { name: 'Personal access tokens' });
     const confirm = await openDialog(page, 'Delete', 'Delete Old laptop?', table);
     await save(confirm, 'Delete');
-    await page.getByText('No personal access tokens yet.').waitFor();
+    await page.getByText('No personal access tokens yet — create one to call the admin API as yourself from a script.').waitFor();
     expect((await me(secret)).response.status).toBe(401);
     const { pats } = await ok(clientAs(app, { cookie: await sessionOf(app, 'sven') }).GET('/api/admin/user/tokens'));
     expect(pats).toEqual([]);

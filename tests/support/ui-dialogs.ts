@@ -22,10 +22,16 @@ export async function openDialog(page: Page, button: string, title: string, scop
   return dialog;
 }
 
-/** Submits the dialog and waits for it to close (the service took the change). */
-export async function save(dialog: Locator, label: string): Promise<void> {
+/** Submits the dialog and waits for it to close (the service took the change) and, given `said`, for the notification saying so. */
+export async function save(dialog: Locator, label: string, said?: string): Promise<void> {
   await dialog.getByRole('button', { name: label, exact: true }).click();
   await dialog.waitFor({ state: 'detached' });
+  if (said) await confirmed(dialog.page(), said);
+}
+
+/** Waits for the notification confirming that an action worked. */
+export async function confirmed(page: Page, said: string): Promise<void> {
+  await page.getByRole('alert').filter({ hasText: said }).waitFor();
 }
 
 /** The text field named exactly `name` in `within`. */

@@ -47,6 +47,7 @@ export function ContextFieldDialog({ field, onClose }: { field?: ContextField; o
       size="lg"
       onClose={onClose}
       onSubmit={() => save.mutateAsync()}
+      done={field ? `Context field ${name.trim()} saved.` : `Context field ${name.trim()} created.`}
       disabled={problem !== undefined}
     >
       {field ? (

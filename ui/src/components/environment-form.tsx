@@ -28,6 +28,7 @@ export function EnvironmentDialog({ environment, onClose }: { environment?: Envi
       submitLabel={environment ? 'Save environment' : 'Create environment'}
       onClose={onClose}
       onSubmit={() => save.mutateAsync()}
+      done={environment ? `Environment ${name.trim()} saved.` : `Environment ${name.trim()} created.`}
     >
       {environment ? (
         <TextInput label="Name" description="An environment cannot be renamed" value={name} readOnly />

@@ -33,7 +33,7 @@ export function GroupDialog({ group, onClose }: { group?: Group; onClose: () => 
     return group ? ok(api.PUT('/api/admin/groups/{groupId}', { params: { path: { groupId: group.id } }, body })) : ok(api.POST('/api/admin/groups', { body }));
   }, ['groups']);
   return (
-    <FormDialog title={group ? `Edit group ${group.name}` : 'New group'} submitLabel={group ? 'Save group' : 'Create group'} onClose={onClose} onSubmit={() => save.mutateAsync()}>
+    <FormDialog title={group ? `Edit group ${group.name}` : 'New group'} submitLabel={group ? 'Save group' : 'Create group'} onClose={onClose} onSubmit={() => save.mutateAsync()} done={group ? `Group ${name.trim()} saved.` : `Group ${name.trim()} created.`}>
       <TextInput label="Name" required data-autofocus maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} />
       <Textarea label="Description" maxLength={1000} value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
       <Select

@@ -14,6 +14,7 @@ import { DialogButton } from './dialog-button';
 import { ConfirmButton } from './feedback';
 import { FormDialog, NewButton, when } from './forms';
 import { ListTable } from './list';
+import { confirmDone } from './confirm-done';
 
 type SignupToken = components['schemas']['SignupToken'];
 type TokenChange = components['schemas']['UpdateSignupToken'];
@@ -55,7 +56,7 @@ export function InviteLinks() {
         label="Invite links"
         query={tokens}
         rowKey={(t) => t.secret}
-        empty="No invite links."
+        empty="No invite links yet — create one to let people sign up themselves."
         columns={[
           { label: 'Name', cell: (t) => <strong>{t.name}</strong> },
           { label: 'Root role', cell: (t) => t.role.name },
@@ -74,13 +75,14 @@ export function InviteLinks() {
                     label="Disable"
                     size="xs"
                     title={`Disable ${t.name}?`}
+                    done={`${t.name} disabled.`}
                     onConfirm={() => update.mutateAsync({ secret: t.secret, change: { enabled: false } })}
                   >
                     Nobody can sign up with this link any more, until it is enabled again.
                   </ConfirmButton>
                 ) : (
                   !isExpired(t) && (
-                    <Button variant="light" size="xs" aria-label={`Enable ${t.name}`} loading={update.isPending && update.variables?.secret === t.secret} onClick={() => update.mutate({ secret: t.secret, change: { enabled: true } })}>
+                    <Button variant="light" size="xs" aria-label={`Enable ${t.name}`} loading={update.isPending && update.variables?.secret === t.secret} onClick={() => update.mutate({ secret: t.secret, change: { enabled: true } }, { onSuccess: () => confirmDone(`${t.name} enabled.`) })}>
                       Enable
                     </Button>
                   )
@@ -137,7 +139,7 @@ function NewInviteLinkDialog({ onClose }: { onClose: () => void }) {
   const expiresAt = localInputToIso(expiry);
   const create = useChange(() => ok(api.POST('/api/admin/invite-link/tokens', { body: { name: name.trim(), expiresAt } })), TOKENS_KEY);
   return (
-    <FormDialog title="New invite link" submitLabel="Create invite link" onClose={onClose} disabled={name.trim() === '' || !expiresAt} onSubmit={() => create.mutateAsync()}>
+    <FormDialog title="New invite link" submitLabel="Create invite link" onClose={onClose} disabled={name.trim() === '' || !expiresAt} onSubmit={() => create.mutateAsync()} done={`Invite link ${name.trim()} created.`}>
       <TextInput label="Name" description="Says what the link is for" required maxLength={255} data-autofocus value={name} onChange={(e) => setName(e.currentTarget.value)} />
       <TextInput label="Root role" description="Everyone who joins with an invite link gets the Viewer root role" value="Viewer" readOnly />
       <ExpiryInput value={expiry} onChange={setExpiry} />
@@ -150,7 +152,7 @@ function ExpiryDialog({ token, onClose }: { token: SignupToken; onClose: () => v
   const expiresAt = localInputToIso(expiry);
   const update = useUpdateToken();
   return (
-    <FormDialog title={`Change the expiry of ${token.name}`} submitLabel="Save expiry" onClose={onClose} disabled={!expiresAt} onSubmit={() => update.mutateAsync({ secret: token.secret, change: { expiresAt } })}>
+    <FormDialog title={`Change the expiry of ${token.name}`} submitLabel="Save expiry" onClose={onClose} disabled={!expiresAt} onSubmit={() => update.mutateAsync({ secret: token.secret, change: { expiresAt } })} done={`Expiry of ${token.name} saved.`}>
       <Text size="sm">The link can be used until this time, while it is enabled. A time in the past ends it at once.</Text>
       <ExpiryInput value={expiry} onChange={setExpiry} autoFocus />
     </FormDialog>

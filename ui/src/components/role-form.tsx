@@ -64,6 +64,7 @@ export function RoleDialog({ role, onClose }: { role?: Role; onClose: () => void
       size="lg"
       onClose={onClose}
       onSubmit={() => save.mutateAsync()}
+      done={role ? `Role ${name.trim()} saved.` : `Role ${name.trim()} created.`}
       disabled={chosen === undefined && !current.data}
     >
       <TextInput label="Name" required data-autofocus maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} />

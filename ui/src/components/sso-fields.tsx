@@ -133,7 +133,7 @@ export function SettingsActions(props: {
         Save settings
       </Button>
       {props.mayRemove && (
-        <ConfirmButton label="Remove" title={props.removal.title} confirmLabel="Remove settings" onConfirm={props.onRemove}>
+        <ConfirmButton label="Remove" title={props.removal.title} confirmLabel="Remove settings" done="Settings removed." onConfirm={props.onRemove}>
           {props.removal.text}
         </ConfirmButton>
       )}

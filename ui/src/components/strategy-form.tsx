@@ -45,6 +45,7 @@ export function StrategyDialog({ strategy, onClose }: { strategy?: Strategy; onC
       size="xl"
       onClose={onClose}
       onSubmit={() => save.mutateAsync()}
+      done={strategy ? `Strategy ${name.trim()} saved.` : `Strategy ${name.trim()} created.`}
       disabled={problem !== undefined}
     >
       {strategy ? (

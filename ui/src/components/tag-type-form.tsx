@@ -29,6 +29,7 @@ export function TagTypeDialog({ tagType, onClose }: { tagType?: TagType; onClose
       submitLabel={tagType ? 'Save tag type' : 'Create tag type'}
       onClose={onClose}
       onSubmit={() => save.mutateAsync()}
+      done={tagType ? `Tag type ${name.trim()} saved.` : `Tag type ${name.trim()} created.`}
       disabled={colorProblem !== undefined}
     >
       {tagType ? (

@@ -46,7 +46,7 @@ export function UserDialog({ user, roles, onClose }: { user?: User; roles: Role[
     return ok(api.PUT('/api/admin/user-admin/{id}', { params: { path: { id: user.id } }, body }));
   }, ...refresh);
   return (
-    <FormDialog title={user ? `Edit user ${userName(user)}` : 'New user'} submitLabel={user ? 'Save user' : 'Create user'} onClose={onClose} onSubmit={() => save.mutateAsync()}>
+    <FormDialog title={user ? `Edit user ${userName(user)}` : 'New user'} submitLabel={user ? 'Save user' : 'Create user'} onClose={onClose} onSubmit={() => save.mutateAsync()} done={user ? `${name.trim() || userName(user)} saved.` : `${name.trim() || username.trim() || email.trim()} created.`}>
       {user ? (
         user.username && <TextInput label="Username" description="A username cannot change" value={user.username} readOnly />
       ) : (
@@ -71,7 +71,7 @@ export function PasswordDialog({ user, onClose }: { user: User; onClose: () => v
   const [password, setPassword] = useState('');
   const change = useChange(() => ok(api.POST('/api/admin/user-admin/{id}/change-password', { params: { path: { id: user.id } }, body: { password } })), ['users']);
   return (
-    <FormDialog title={`Set password for ${userName(user)}`} submitLabel="Set password" onClose={onClose} onSubmit={() => change.mutateAsync()} disabled={password === ''}>
+    <FormDialog title={`Set password for ${userName(user)}`} submitLabel="Set password" onClose={onClose} onSubmit={() => change.mutateAsync()} done={`Password set for ${userName(user)}.`} disabled={password === ''}>
       <PasswordInput label="New password" description={PASSWORD_RULE} required data-autofocus value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
       <Text size="sm">Their sessions end: they sign in again with the new password.</Text>
     </FormDialog>

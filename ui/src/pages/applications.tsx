@@ -17,7 +17,7 @@ export default function Applications() {
         label="Applications"
         query={applications}
         rowKey={(a) => a.appName}
-        empty="No SDK has registered yet."
+        empty="No SDK has registered yet — connect one with a client token from API tokens."
         columns={[
           {
             label: 'Name',

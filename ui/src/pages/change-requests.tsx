@@ -51,7 +51,7 @@ function AllRequests({ project, setProject }: { project: string; setProject: (pr
           </Title>
           <Select label="State" placeholder="Any" clearable data={states} value={state} onChange={setState} w={180} />
         </Group>
-        <Loaded query={requests} empty="No change requests." isEmpty={(data) => data.length === 0}>
+        <Loaded query={requests} empty="No change requests. They are made when someone changes a flag in an environment whose project requires approval (a project's change request settings)." isEmpty={(data) => data.length === 0}>
           {(data) => data.map((r) => <RequestCard key={r.id} request={r} />)}
         </Loaded>
       </Stack>

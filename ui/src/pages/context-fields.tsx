@@ -23,7 +23,7 @@ export default function ContextFields() {
         label="Context fields"
         query={fields}
         rowKey={(f) => f.name}
-        empty="No context fields."
+        empty="No context fields yet — create one to target flags by your own context, such as a tenant or a plan."
         columns={[
           { label: 'Name', cell: (f) => <strong>{f.name}</strong> },
           { label: 'Description', cell: (f) => f.description },
@@ -36,7 +36,7 @@ export default function ContextFields() {
               <Group gap="xs" wrap="nowrap">
                 {session.can('updateContextField') && <DialogButton label="Edit" ariaLabel={`Edit ${f.name}`} dialog={(close) => <ContextFieldDialog field={f} onClose={close} />} />}
                 {session.can('deleteContextField') && (
-                  <ConfirmButton label="Delete" size="xs" title={`Delete ${f.name}?`} onConfirm={() => remove.mutateAsync(f.name)}>
+                  <ConfirmButton label="Delete" size="xs" title={`Delete ${f.name}?`} done={`${f.name} deleted.`} onConfirm={() => remove.mutateAsync(f.name)}>
                     Constraints on {f.name} stop matching anything SDKs send.
                   </ConfirmButton>
                 )}

@@ -8,6 +8,7 @@ import { ListTable } from '../components/list';
 import { Page } from '../components/page';
 import { useChange, useEnvironments } from '../queries';
 import { useSession } from '../session';
+import { confirmDone } from '../components/confirm-done';
 
 export default function Environments() {
   const session = useSession();
@@ -27,7 +28,7 @@ export default function Environments() {
         label="Environments"
         query={environments}
         rowKey={(e) => e.name}
-        empty="No environments."
+        empty="No environments yet — create one with New environment, then add it to the projects that use it."
         columns={[
           { label: 'Name', cell: (e) => <strong>{e.name}</strong> },
           {
@@ -42,7 +43,14 @@ export default function Environments() {
             label: 'Enabled',
             cell: (e) =>
               mayChange && !e.protected ? (
-                <Switch aria-label={`${e.name} enabled`} checked={e.enabled} onChange={(event) => toggle.mutate({ environment: e.name, on: event.currentTarget.checked })} />
+                <Switch
+                  aria-label={`${e.name} enabled`}
+                  checked={e.enabled}
+                  onChange={(event) => {
+                    const on = event.currentTarget.checked;
+                    toggle.mutate({ environment: e.name, on }, { onSuccess: () => confirmDone(`${e.name} ${on ? 'enabled' : 'disabled'}.`) });
+                  }}
+                />
               ) : e.enabled ? (
                 'yes'
               ) : (
@@ -61,7 +69,7 @@ export default function Environments() {
                   <DialogButton label="Edit" ariaLabel={`Edit ${e.name}`} dialog={(close) => <EnvironmentDialog environment={e} onClose={close} />} />
                 )}
                 {session.can('deleteEnvironment') && !e.protected && (
-                  <ConfirmButton label="Delete" size="xs" title={`Delete ${e.name}?`} onConfirm={() => remove.mutateAsync(e.name)}>
+                  <ConfirmButton label="Delete" size="xs" title={`Delete ${e.name}?`} done={`${e.name} deleted.`} onConfirm={() => remove.mutateAsync(e.name)}>
                     Every flag's configuration in {e.name} is removed with it.
                   </ConfirmButton>
                 )}

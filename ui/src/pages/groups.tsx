@@ -20,7 +20,7 @@ export default function Groups() {
         label="Groups"
         query={groups}
         rowKey={(g) => g.id}
-        empty="No groups."
+        empty="No groups yet — create one to give several people the same roles at once."
         columns={[
           { label: 'Name', cell: (g) => <strong>{g.name}</strong> },
           { label: 'Description', cell: (g) => g.description },
@@ -31,7 +31,7 @@ export default function Groups() {
               <Group gap="xs" wrap="nowrap">
                 {session.can('updateGroup') && <DialogButton label="Edit" ariaLabel={`Edit ${g.name}`} dialog={(close) => <GroupDialog group={g} onClose={close} />} />}
                 {session.can('deleteGroup') && (
-                  <ConfirmButton label="Delete" size="xs" title={`Delete ${g.name}?`} onConfirm={() => remove.mutateAsync(g.id)}>
+                  <ConfirmButton label="Delete" size="xs" title={`Delete ${g.name}?`} done={`${g.name} deleted.`} onConfirm={() => remove.mutateAsync(g.id)}>
                     Its members lose the roles the group gave them.
                   </ConfirmButton>
                 )}

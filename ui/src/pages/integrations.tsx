@@ -9,6 +9,7 @@ import { ListTable } from '../components/list';
 import { Page } from '../components/page';
 import { useChange } from '../queries';
 import { useSession } from '../session';
+import { confirmDone } from '../components/confirm-done';
 
 type Addon = components['schemas']['Addon'];
 type Provider = components['schemas']['AddonProvider'];
@@ -44,7 +45,7 @@ export default function Integrations() {
         label="Integrations"
         query={addons}
         rowKey={(a) => a.id}
-        empty="No integrations."
+        empty="No integrations yet — create one to send flag changes to Slack, Teams, Datadog or a webhook."
         columns={[
           { label: 'Provider', cell: (a) => <strong>{providerName(a.provider)}</strong> },
           { label: 'Description', cell: (a) => a.description },
@@ -53,7 +54,7 @@ export default function Integrations() {
             label: 'Enabled',
             cell: (a) =>
               session.can('updateAddonAdmin') ? (
-                <Switch aria-label={`Integration ${a.id} enabled`} checked={a.enabled} onChange={() => toggle.mutate(a)} />
+                <Switch aria-label={`Integration ${a.id} enabled`} checked={a.enabled} onChange={() => toggle.mutate(a, { onSuccess: () => confirmDone(`Integration ${a.id} ${a.enabled ? 'disabled' : 'enabled'}.`) })} />
               ) : a.enabled ? (
                 'yes'
               ) : (
@@ -70,7 +71,7 @@ export default function Integrations() {
                   </Button>
                 )}
                 {session.can('deleteAddon') && (
-                  <ConfirmButton label="Delete" size="xs" title="Delete this integration?" onConfirm={() => remove.mutateAsync(a.id)}>
+                  <ConfirmButton label="Delete" size="xs" title="Delete this integration?" done="Integration deleted." onConfirm={() => remove.mutateAsync(a.id)}>
                     What it still had to send is dropped.
                   </ConfirmButton>
                 )}

@@ -90,7 +90,7 @@ function PersonalTokens() {
         label="Personal access tokens"
         query={tokens}
         rowKey={(t) => t.id}
-        empty="No personal access tokens yet."
+        empty="No personal access tokens yet — create one to call the admin API as yourself from a script."
         columns={[
           { label: 'Description', cell: (t) => t.description },
           { label: 'Created', cell: (t) => when(t.createdAt) },
@@ -99,7 +99,7 @@ function PersonalTokens() {
           session.can('deletePersonalAccessToken') && {
             label: 'Actions',
             cell: (t) => (
-              <ConfirmButton label="Delete" size="xs" title={`Delete ${t.description}?`} onConfirm={() => remove.mutateAsync(t.id)}>
+              <ConfirmButton label="Delete" size="xs" title={`Delete ${t.description}?`} done={`${t.description} deleted.`} onConfirm={() => remove.mutateAsync(t.id)}>
                 Every script using this token is refused from now on.
               </ConfirmButton>
             ),

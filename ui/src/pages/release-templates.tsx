@@ -23,7 +23,7 @@ export default function ReleaseTemplates() {
         label="Release templates"
         query={templates}
         rowKey={(t) => t.id}
-        empty="No release templates."
+        empty="No release templates yet — create one to release flags in milestones (5% → 25% → 100%)."
         columns={[
           { label: 'Name', cell: (t) => <strong>{t.name}</strong> },
           { label: 'Description', cell: (t) => t.description },
@@ -46,7 +46,7 @@ export default function ReleaseTemplates() {
               <Group gap="xs" wrap="nowrap">
                 {session.can('updateReleasePlanTemplate') && <DialogButton label="Edit" ariaLabel={`Edit ${t.name}`} dialog={(close) => <TemplateDialog template={t} onClose={close} />} />}
                 {session.can('deleteReleasePlanTemplate') && (
-                  <ConfirmButton label="Delete" size="xs" title={`Delete ${t.name}?`} onConfirm={() => remove.mutateAsync(t.id)}>
+                  <ConfirmButton label="Delete" size="xs" title={`Delete ${t.name}?`} done={`${t.name} deleted.`} onConfirm={() => remove.mutateAsync(t.id)}>
                     Plans already made from this template keep their milestones and go on.
                   </ConfirmButton>
                 )}

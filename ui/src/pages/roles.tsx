@@ -44,7 +44,7 @@ export default function Roles() {
                 <Group gap="xs" wrap="nowrap">
                   {session.can('updateRole') && <DialogButton label="Edit" ariaLabel={`Edit ${r.name}`} dialog={(close) => <RoleDialog role={r} onClose={close} />} />}
                   {session.can('deleteRole') && (
-                    <ConfirmButton label="Delete" size="xs" title={`Delete ${r.name}?`} onConfirm={() => remove.mutateAsync(r.id)}>
+                    <ConfirmButton label="Delete" size="xs" title={`Delete ${r.name}?`} done={`${r.name} deleted.`} onConfirm={() => remove.mutateAsync(r.id)}>
                       A role can be deleted once no user or group holds it.
                     </ConfirmButton>
                   )}

@@ -24,7 +24,7 @@ export default function Segments() {
         label="Segments"
         query={segments}
         rowKey={(s) => s.id}
-        empty="No segments."
+        empty="No segments yet — create one to reuse a set of constraints in many flags' strategies."
         columns={[
           { label: 'Name', cell: (s) => <strong>{s.name}</strong> },
           { label: 'Description', cell: (s) => s.description },
@@ -50,7 +50,7 @@ export default function Segments() {
                   <DialogButton label="Edit" ariaLabel={`Edit ${s.name}`} dialog={(close) => <SegmentDialog segment={s} onClose={close} />} />
                 )}
                 {session.can('deleteSegment', { project: s.project ?? undefined }) && (
-                  <ConfirmButton label="Delete" size="xs" title={`Delete ${s.name}?`} onConfirm={() => remove.mutateAsync(s.id)}>
+                  <ConfirmButton label="Delete" size="xs" title={`Delete ${s.name}?`} done={`${s.name} deleted.`} onConfirm={() => remove.mutateAsync(s.id)}>
                     A segment can be deleted once no strategy uses it.
                   </ConfirmButton>
                 )}

@@ -8,6 +8,7 @@ import { Page } from '../components/page';
 import { StrategyDialog } from '../components/strategy-form';
 import { useChange, useStrategies } from '../queries';
 import { useSession } from '../session';
+import { confirmDone } from '../components/confirm-done';
 
 export default function Strategies() {
   const session = useSession();
@@ -56,12 +57,12 @@ export default function Strategies() {
                   <DialogButton label="Edit" ariaLabel={`Edit ${s.name}`} dialog={(close) => <StrategyDialog strategy={s} onClose={close} />} />
                 )}
                 {session.can('deprecateStrategy') && (
-                  <Button size="xs" variant="default" onClick={() => deprecate.mutate({ name: s.name, deprecated: s.deprecated })}>
+                  <Button size="xs" variant="default" onClick={() => deprecate.mutate({ name: s.name, deprecated: s.deprecated }, { onSuccess: () => confirmDone(`${s.name} ${s.deprecated ? 'reactivated' : 'deprecated'}.`) })}>
                     {s.deprecated ? 'Reactivate' : 'Deprecate'}
                   </Button>
                 )}
                 {s.editable && session.can('deleteStrategy') && (
-                  <ConfirmButton label="Delete" size="xs" title={`Delete ${s.name}?`} onConfirm={() => remove.mutateAsync(s.name)}>
+                  <ConfirmButton label="Delete" size="xs" title={`Delete ${s.name}?`} done={`${s.name} deleted.`} onConfirm={() => remove.mutateAsync(s.name)}>
                     A strategy can be deleted once no flag uses it.
                   </ConfirmButton>
                 )}

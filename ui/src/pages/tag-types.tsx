@@ -19,7 +19,7 @@ export default function TagTypes() {
         label="Tag types"
         query={tagTypes}
         rowKey={(t) => t.name}
-        empty="No tag types."
+        empty="No tag types yet — create one to tag flags."
         columns={[
           { label: 'Name', cell: (t) => <strong>{t.name}</strong> },
           { label: 'Description', cell: (t) => t.description },
@@ -42,7 +42,7 @@ export default function TagTypes() {
               <Group gap="xs" wrap="nowrap">
                 {session.can('updateTagType') && <DialogButton label="Edit" ariaLabel={`Edit ${t.name}`} dialog={(close) => <TagTypeDialog tagType={t} onClose={close} />} />}
                 {session.can('deleteTagType') && (
-                  <ConfirmButton label="Delete" size="xs" title={`Delete ${t.name}?`} onConfirm={() => remove.mutateAsync(t.name)}>
+                  <ConfirmButton label="Delete" size="xs" title={`Delete ${t.name}?`} done={`${t.name} deleted.`} onConfirm={() => remove.mutateAsync(t.name)}>
                     A tag type can be deleted once no flag carries a tag of it.
                   </ConfirmButton>
                 )}

@@ -43,7 +43,7 @@ export default function Users() {
                   <DialogButton label="Set password" ariaLabel={`Set password for ${userName(u)}`} dialog={(close) => <PasswordDialog user={u} onClose={close} />} />
                 )}
                 {session.can('deleteUser') && u.id !== session.user?.id && (
-                  <ConfirmButton label="Delete" size="xs" title={`Delete ${userName(u)}?`} onConfirm={() => remove.mutateAsync(u.id)}>
+                  <ConfirmButton label="Delete" size="xs" title={`Delete ${userName(u)}?`} done={`${userName(u)} deleted.`} onConfirm={() => remove.mutateAsync(u.id)}>
                     Their sessions and personal access tokens end at once.
                   </ConfirmButton>
                 )}

@@ -9,6 +9,7 @@ import { useRequestRights, type ChangeRequest, type RequestRights } from './requ
 import { RequestChanges } from './request-changes';
 import { RequestComments } from './request-comments';
 import { RejectDialog, RenameDialog, ScheduleDialog, useMoveRequest } from './request-dialogs';
+import { confirmDone } from '../confirm-done';
 
 /** The address of a request's own view. */
 export const requestHref = (request: Pick<ChangeRequest, 'project' | 'id'>) => `/change-requests?project=${encodeURIComponent(request.project)}&request=${request.id}`;
@@ -94,23 +95,24 @@ function StateActions({ request, rights }: { request: ChangeRequest; rights: Req
   const move = useMoveRequest(request);
   const moving = (state: ChangeRequest['state']) => move.isPending && move.variables?.state === state;
   const id = `#${request.id}`;
+  const moveTo = (state: 'In review' | 'Approved' | 'Applied', said: string) => move.mutate({ state }, { onSuccess: () => confirmDone(`Change request ${id} ${said}.`) });
   return (
     <Group gap="xs">
       {rights.submit && (
-        <Button size="xs" loading={moving('In review')} onClick={() => move.mutate({ state: 'In review' })}>
+        <Button size="xs" loading={moving('In review')} onClick={() => moveTo('In review', 'sent for review')}>
           Submit for review
         </Button>
       )}
       {rights.review && (
         <>
-          <Button size="xs" loading={moving('Approved')} onClick={() => move.mutate({ state: 'Approved' })}>
+          <Button size="xs" loading={moving('Approved')} onClick={() => moveTo('Approved', 'approved')}>
             Approve
           </Button>
           <DialogButton label="Reject" dialog={(close) => <RejectDialog request={request} onClose={close} />} />
         </>
       )}
       {rights.apply && (
-        <Button size="xs" loading={moving('Applied')} onClick={() => move.mutate({ state: 'Applied' })}>
+        <Button size="xs" loading={moving('Applied')} onClick={() => moveTo('Applied', 'applied')}>
           {request.state === 'Scheduled' ? 'Apply now' : 'Apply'}
         </Button>
       )}
@@ -124,6 +126,7 @@ function StateActions({ request, rights }: { request: ChangeRequest; rights: Req
           confirmLabel="Cancel request"
           size="xs"
           variant="default"
+          done={`Change request ${id} cancelled.`}
           onConfirm={() => move.mutateAsync({ state: 'Cancelled' })}
         >
           <Text size="sm">It is closed, and none of its changes will be applied.</Text>

@@ -52,6 +52,7 @@ export function RequestChanges({ request, rights, level }: { request: ChangeRequ
                       title={`Discard ${describe(change, feature.name)}?`}
                       size="xs"
                       variant="subtle"
+                      done="Change discarded."
                       onConfirm={() => discard.mutateAsync(change)}
                     >
                       <Text size="sm">
@@ -98,6 +99,7 @@ function EditChangeDialog({ request, feature, change, onClose }: { request: Chan
       size="lg"
       onClose={onClose}
       disabled={'error' in parsed}
+      done="Change saved."
       onSubmit={async () => {
         if ('payload' in parsed) await save.mutateAsync(parsed.payload);
       }}

@@ -13,6 +13,7 @@ export function RequestComments({ request, canComment, level }: { request: Chang
   const [busy, submit] = useSubmit(
     () => add.mutateAsync(text.trim()),
     () => setText(''),
+    'Comment added.',
   );
   if (request.comments.length === 0 && !canComment) return null;
   const headingId = `change-request-${request.id}-comments`;

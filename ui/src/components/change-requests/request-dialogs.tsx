@@ -20,7 +20,7 @@ export function RenameDialog({ request, onClose }: { request: ChangeRequest; onC
     ok(api.PUT('/api/admin/projects/{projectId}/change-requests/{changeRequestId}/title', { params: { path: requestPath(request) }, body: { title: text } })),
   );
   return (
-    <FormDialog title={`Rename change request #${request.id}`} submitLabel="Rename" onClose={onClose} disabled={title.trim() === ''} onSubmit={() => rename.mutateAsync(title.trim())}>
+    <FormDialog title={`Rename change request #${request.id}`} submitLabel="Rename" onClose={onClose} disabled={title.trim() === ''} onSubmit={() => rename.mutateAsync(title.trim())} done="Change request renamed.">
       <TextInput label="Title" required maxLength={250} data-autofocus value={title} onChange={(e) => setTitle(e.currentTarget.value)} />
     </FormDialog>
   );
@@ -35,6 +35,7 @@ export function RejectDialog({ request, onClose }: { request: ChangeRequest; onC
       submitLabel="Reject"
       onClose={onClose}
       onSubmit={() => move.mutateAsync({ state: 'Rejected', ...(comment.trim() && { comment: comment.trim() }) })}
+      done={`Change request #${request.id} rejected.`}
     >
       <Text size="sm">A rejected request is closed: none of its changes will be applied.</Text>
       <Textarea label="Reason" description="Optional; shown with the rejection" maxLength={10000} autosize minRows={2} data-autofocus value={comment} onChange={(e) => setComment(e.currentTarget.value)} />
@@ -56,6 +57,7 @@ export function ScheduleDialog({ request, onClose }: { request: ChangeRequest; o
       onClose={onClose}
       disabled={!scheduledAt}
       onSubmit={() => move.mutateAsync({ state: 'Scheduled', scheduledAt })}
+      done={`Change request #${request.id} scheduled for ${scheduledAt ? new Date(scheduledAt).toLocaleString() : ''}.`}
     >
       <Text size="sm">
         Its changes are applied in {request.environment} at this time, as you. If a flag it changes is archived or a strategy it changes is changed meanwhile,

@@ -9,6 +9,7 @@ import { useSession } from '../../session';
 import { Milestones } from './milestones';
 import { usePlanChanges, useReleasePlans, useTemplates, type ReleasePlan } from './queries';
 import { Safeguards } from './safeguards';
+import { confirmDone } from '../confirm-done';
 
 interface Target {
   project: string;
@@ -49,7 +50,7 @@ function AddPlan({ target }: { target: Target }) {
         size="xs"
         flex={1}
       />
-      <Button size="xs" disabled={!templateId} loading={add.isPending} onClick={() => templateId && add.mutate(templateId)}>
+      <Button size="xs" disabled={!templateId} loading={add.isPending} onClick={() => templateId && add.mutate(templateId, { onSuccess: () => confirmDone(`Release plan added in ${target.environment}.`) })}>
         Add release plan
       </Button>
     </Group>
@@ -69,20 +70,28 @@ function PlanView({ target, plan }: { target: Target; plan: ReleasePlan }) {
     <Stack gap="sm">
       {plan.description && <Text size="sm">{plan.description}</Text>}
       {!active && <Text size="sm">No milestone runs yet: start the first to begin the release.</Text>}
-      <Milestones plan={plan} onStart={mayStart ? (m) => changes.start.mutateAsync({ planId: plan.id, milestoneId: m.id }) : undefined} />
+      <Milestones plan={plan} onStart={
+          mayStart
+            ? async (m) => {
+                await changes.start.mutateAsync({ planId: plan.id, milestoneId: m.id });
+                // A proposal says so itself (flag-writes).
+                if (!target.proposing) confirmDone(`Milestone ${m.name} started.`);
+              }
+            : undefined
+        } />
       <Group gap="xs">
         {mayUpdate && active && !paused && (
-          <Button size="xs" variant="default" leftSection={<IconPlayerPause size={14} />} loading={changes.pause.isPending} onClick={() => changes.pause.mutate(plan.id)}>
+          <Button size="xs" variant="default" leftSection={<IconPlayerPause size={14} />} loading={changes.pause.isPending} onClick={() => changes.pause.mutate(plan.id, { onSuccess: () => confirmDone('Release plan paused.') })}>
             Pause
           </Button>
         )}
         {session.can('resumeReleasePlan', scope) && paused && (
-          <Button size="xs" leftSection={<IconPlayerPlay size={14} />} loading={changes.resume.isPending} onClick={() => changes.resume.mutate(plan.id)}>
+          <Button size="xs" leftSection={<IconPlayerPlay size={14} />} loading={changes.resume.isPending} onClick={() => changes.resume.mutate(plan.id, { onSuccess: () => confirmDone('Release plan resumed.') })}>
             Resume
           </Button>
         )}
         {session.can('deleteReleasePlan', scope) && !target.proposing && (
-          <ConfirmButton label="Remove plan" size="xs" title={`Remove the release plan from ${target.environment}?`} confirmLabel="Remove" onConfirm={() => changes.remove.mutateAsync({ planId: plan.id, keepStrategies })}>
+          <ConfirmButton label="Remove plan" size="xs" title={`Remove the release plan from ${target.environment}?`} confirmLabel="Remove" done={`Release plan removed from ${target.environment}.`} onConfirm={() => changes.remove.mutateAsync({ planId: plan.id, keepStrategies })}>
             <Stack gap="sm">
               <Text size="sm">The milestones and safeguards are removed.</Text>
               <Switch

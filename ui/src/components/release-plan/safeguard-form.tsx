@@ -48,6 +48,7 @@ export function SafeguardDialog(props: { environment: string; safeguard?: Safegu
       size="lg"
       onClose={props.onClose}
       onSubmit={save}
+      done={safeguard ? 'Safeguard saved.' : 'Safeguard added.'}
       disabled={!metricName || !aggregation || threshold === ''}
     >
       <Select

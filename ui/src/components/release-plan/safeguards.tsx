@@ -59,7 +59,7 @@ function SafeguardCard({ plan, safeguard, mayChange, onSave, onDelete }: Props &
                 ariaLabel={`Edit safeguard on ${metric.metricName}`}
                 dialog={(close) => <SafeguardDialog environment={plan.environment} safeguard={safeguard} onSave={(body) => onSave(safeguard.id, body)} onClose={close} />}
               />
-              <ConfirmButton label="Delete" size="xs" title="Delete this safeguard?" onConfirm={() => onDelete(safeguard.id)}>
+              <ConfirmButton label="Delete" size="xs" title="Delete this safeguard?" done="Safeguard deleted." onConfirm={() => onDelete(safeguard.id)}>
                 The plan stops watching {metric.metricName}.
               </ConfirmButton>
             </Group>

@@ -56,6 +56,7 @@ export function TemplateDialog({ template, onClose }: { template?: Template; onC
       size="56rem"
       onClose={onClose}
       onSubmit={submit}
+      done={template ? `Template ${name.trim()} saved.` : `Template ${name.trim()} created.`}
       disabled={milestones.length === 0}
     >
       <TextInput label="Name" required data-autofocus maxLength={200} value={name} onChange={(e) => setName(e.currentTarget.value)} />
