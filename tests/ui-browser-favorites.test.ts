@@ -65,6 +65,7 @@ describe('favourite flags and projects', () => {
     expect(await listedFlags(admin)).toEqual(['star-older', 'star-newer']);
     await (await star(admin, 'star-newer', false)).click();
     await star(admin, 'star-newer', true);
+    await admin.getByText('star-newer added to favourites.').waitFor();
     await expectAccessible(admin, 'the flag list with a starred flag');
     await screenshot(admin, 'flag-list-favourite');
     const ranked = await searchProject(alice, 'starring', { favoritesFirst: 'true', sortBy: 'name', sortOrder: 'desc' });
@@ -81,6 +82,7 @@ describe('favourite flags and projects', () => {
     await visit(admin, flagPage('unstarring', 'unstar-me'), 'unstar-me');
     await (await star(admin, 'unstar-me', true)).click();
     await star(admin, 'unstar-me', false);
+    await admin.getByText('unstar-me removed from favourites.').waitFor();
     expect(await searchProject(alice, 'unstarring')).toMatchObject([{ name: 'unstar-me', favorite: false }]);
   });
 
@@ -90,6 +92,7 @@ describe('favourite flags and projects', () => {
     const row = admin.getByRole('row').filter({ hasText: 'starred-project' });
     await (await star(row, 'starred-project', false)).click();
     await star(row, 'starred-project', true);
+    await admin.getByText('starred-project added to favourites.').waitFor();
     const { projects } = await ok(alice.GET('/api/admin/projects'));
     expect(projects.find((p) => p.id === 'starred-project')).toMatchObject({ favorite: true });
   });

@@ -8,7 +8,7 @@ import type { TestApp } from './support/app.js';
 import { expectAccessible, screenshot, signedIn } from './support/browser.js';
 import { ok } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
-import { pick, row } from './support/ui-dialogs.js';
+import { pick, row, visit } from './support/ui-dialogs.js';
 import { addProjectAccess, createUser, projectAccess } from './support/users.js';
 
 type AddProjectAccess = components['schemas']['AddProjectAccess'];
@@ -44,11 +44,12 @@ const grantInProject = (body: AddProjectAccess) => ok(addProjectAccess(app, PROJ
 const newGroup = async (name: string, members: number[] = []) =>
   (await ok(app.admin.POST('/api/admin/groups', { body: { name, users: members.map((id) => ({ user: { id } })) } }))).id;
 
-/** Opens the project's members from its row on the Projects page, and waits until they have loaded. */
+/** Opens the Members tab of the project's page from its row on the Projects page, and waits until they have loaded. */
 async function openMembers(page: Page) {
   await page.goto('/projects');
   await page.getByRole('link', { name: `Members of ${NAME}` }).click();
-  await page.getByRole('heading', { level: 1, name: `Members of ${NAME}` }).waitFor();
+  await page.getByRole('heading', { level: 1, name: NAME }).waitFor();
+  expect(await page.getByRole('tab', { name: 'Members' }).getAttribute('aria-selected')).toBe('true');
   await page.getByRole('table', { name: 'Project roles' }).waitFor();
 }
 
@@ -69,7 +70,7 @@ async function addTo(page: Page, within: Page | Locator, label: string, option: 
 /** Clicks Remove in the row of `name` in the table, and confirms. */
 async function removeRow(page: Page, table: string, name: string) {
   await row(page, table, name).getByRole('button', { name: 'Remove' }).click();
-  await page.getByRole('dialog', { name: `Remove ${name} from ${PROJECT}?` }).getByRole('button', { name: 'Remove' }).click();
+  await page.getByRole('dialog', { name: `Remove ${name} from ${NAME}?` }).getByRole('button', { name: 'Remove' }).click();
 }
 
 beforeAll(async () => {
@@ -86,11 +87,12 @@ describe("an admin edits a project's members", () => {
     await openMembers(admin);
     await admin.getByText('No user holds a role in this project.').waitFor();
     await admin.getByRole('button', { name: 'Add members' }).click();
-    const dialog = admin.getByRole('dialog', { name: `Add members to ${PROJECT}` });
+    const dialog = admin.getByRole('dialog', { name: `Add members to ${NAME}` });
     await find(admin, dialog, 'User', 'mi', 'Mia');
     await addTo(admin, dialog, 'Roles', 'Member');
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
+    await admin.getByText(`Members added to ${NAME}.`).waitFor();
     await row(admin, 'Users', 'Mia').waitFor();
     expect(await rolesHeld()).toEqual({ users: { [mia]: [MEMBER] }, groups: {} });
   });
@@ -100,6 +102,7 @@ describe("an admin edits a project's members", () => {
     const roles = row(admin, 'Users', 'Mia').getByRole('combobox', { name: 'Roles of Mia' });
     await addTo(admin, row(admin, 'Users', 'Mia'), 'Roles of Mia', 'Owner');
     await expect.poll(async () => (await rolesHeld()).users[mia]).toEqual([OWNER, MEMBER]);
+    await admin.getByText(`Roles of Mia in ${NAME} saved.`).first().waitFor();
     // Backspace takes the last role picked away: Member, then nothing more.
     await roles.press('Backspace');
     await expect.poll(async () => (await rolesHeld()).users[mia]).toEqual([OWNER]);
@@ -111,7 +114,7 @@ describe("an admin edits a project's members", () => {
   it('adds a group with the Reader role', async () => {
     await openMembers(admin);
     await admin.getByRole('button', { name: 'Add members' }).click();
-    const dialog = admin.getByRole('dialog', { name: `Add members to ${PROJECT}` });
+    const dialog = admin.getByRole('dialog', { name: `Add members to ${NAME}` });
     // Mia holds roles already: her row changes them, the dialog does not offer her again.
     const users = dialog.getByRole('combobox', { name: 'User' });
     await users.fill('i');
@@ -128,6 +131,12 @@ describe("an admin edits a project's members", () => {
     await screenshot(admin, 'project-members');
   });
 
+  it("opens the project's Members tab from the old members address", async () => {
+    await visit(admin, `/projects/${PROJECT}/members`, NAME);
+    await admin.waitForURL((url) => url.pathname === `/projects/${PROJECT}` && url.searchParams.get('tab') === 'members');
+    await row(admin, 'Groups', 'Ops').waitFor();
+  });
+
   it("changes the group's roles in place", async () => {
     await openMembers(admin);
     await addTo(admin, row(admin, 'Groups', 'Ops'), 'Roles of Ops', 'Member');
@@ -137,6 +146,7 @@ describe("an admin edits a project's members", () => {
   it('removes the user, after asking', async () => {
     await openMembers(admin);
     await removeRow(admin, 'Users', 'Mia');
+    await admin.getByText(`Mia removed from ${NAME}.`).waitFor();
     await admin.getByText('No user holds a role in this project.').waitFor();
     expect(await rolesHeld()).toEqual({ users: {}, groups: { [ops]: [MEMBER, READER] } });
   });
@@ -172,7 +182,7 @@ describe('what a user may not do is not offered', () => {
     const page = await signedIn(browser, app, 'olga');
     await openMembers(page);
     await page.getByRole('button', { name: 'Add members' }).click();
-    const dialog = page.getByRole('dialog', { name: `Add members to ${PROJECT}` });
+    const dialog = page.getByRole('dialog', { name: `Add members to ${NAME}` });
     await find(page, dialog, 'User', 'PI', 'Pia');
     await pick(dialog, 'Group', 'Support');
     await addTo(page, dialog, 'Roles', 'Member');

@@ -23,6 +23,7 @@ export const router = createBrowserRouter([
       { path: 'applications', lazy: page(() => import('./pages/applications')) },
       { path: 'applications/:appName', lazy: page(() => import('./pages/application')) },
       { path: 'projects', lazy: page(() => import('./pages/projects')) },
+      { path: 'projects/:projectId', lazy: page(() => import('./pages/project')) },
       { path: 'projects/:projectId/members', lazy: page(() => import('./pages/project-members')) },
       { path: 'environments', lazy: page(() => import('./pages/environments')) },
       { path: 'segments', lazy: page(() => import('./pages/segments')) },

@@ -5,6 +5,7 @@ import { IconStar, IconStarFilled } from '@tabler/icons-react';
 import { api, ok } from '../api';
 import { useChange } from '../queries';
 import { useSession } from '../session';
+import { confirmDone } from './confirm-done';
 
 /**
  * `change(true)` adds, `change(false)` removes; `refresh` names the answers that show the favourite. While the change
@@ -20,7 +21,10 @@ export function FavoriteStar({ name, favorite, change: call, refresh }: { name: 
       color={shown ? 'yellow.9' : 'gray.7'}
       aria-label={shown ? `Remove ${name} from favourites` : `Add ${name} to favourites`}
       aria-pressed={shown}
-      onClick={() => !change.isPending && change.mutate(!shown)}
+      onClick={() =>
+        !change.isPending &&
+        change.mutate(!shown, { onSuccess: (_, on) => confirmDone(on ? `${name} added to favourites.` : `${name} removed from favourites.`) })
+      }
     >
       <Icon size={18} aria-hidden />
     </ActionIcon>

@@ -8,6 +8,7 @@ import type { OperationId } from '../../../generated/operations.js';
 import { api, ok } from '../api';
 import { useChange, useGroups } from '../queries';
 import { SESSION_KEY, useSession } from '../session';
+import { confirmDone } from './confirm-done';
 import { ConfirmButton } from './feedback';
 import { FormDialog, when } from './forms';
 import { ListTable } from './list';
@@ -72,22 +73,22 @@ const kinds: Record<'user' | 'group', Kind> = {
   },
 };
 
-/** The project's users, each with their roles, changed in place and removed when the user may. */
-export function ProjectUsers({ project, access }: { project: string; access: ProjectAccess }) {
+/** The project's users, each with their roles, changed in place and removed when the user may; `name` is the project's (its id when absent). */
+export function ProjectUsers({ project, name, access }: { project: string; name?: string; access: ProjectAccess }) {
   const holders = access.users.map((u) => {
     const name = userName(u);
     return { id: u.id, name, detail: [u.email, u.username].filter((v) => v && v !== name).join(', '), roles: u.roles, addedAt: u.addedAt };
   });
-  return <Holders kind="user" project={project} holders={holders} roles={access.roles} />;
+  return <Holders kind="user" project={project} projectName={name ?? project} holders={holders} roles={access.roles} />;
 }
 
 /** The project's groups, each with their roles (which every member holds), changed and removed likewise. */
-export function ProjectGroups({ project, access }: { project: string; access: ProjectAccess }) {
+export function ProjectGroups({ project, name, access }: { project: string; name?: string; access: ProjectAccess }) {
   const holders = access.groups.map((g) => ({ id: g.id, name: g.name, detail: `${g.users.length} ${g.users.length === 1 ? 'member' : 'members'}`, roles: g.roles, addedAt: g.addedAt }));
-  return <Holders kind="group" project={project} holders={holders} roles={access.roles} />;
+  return <Holders kind="group" project={project} projectName={name ?? project} holders={holders} roles={access.roles} />;
 }
 
-function Holders({ kind, project, holders, roles }: { kind: 'user' | 'group'; project: string; holders: Holder[]; roles: Role[] }) {
+function Holders({ kind, project, projectName, holders, roles }: { kind: 'user' | 'group'; project: string; projectName: string; holders: Holder[]; roles: Role[] }) {
   const session = useSession();
   const scope = { project };
   const words = kinds[kind];
@@ -106,13 +107,20 @@ function Holders({ kind, project, holders, roles }: { kind: 'user' | 'group'; pr
         { label: words.detail, cell: (h) => h.detail },
         {
           label: 'Roles',
-          cell: (h) => <HeldRoles holder={h.name} held={h.roles} roles={roles} onChange={canSet ? (next) => setRoles.mutateAsync({ id: h.id, roles: next }) : undefined} />,
+          cell: (h) => (
+            <HeldRoles
+              holder={h.name}
+              held={h.roles}
+              roles={roles}
+              onChange={canSet ? (next) => setRoles.mutateAsync({ id: h.id, roles: next }).then(() => confirmDone(`Roles of ${h.name} in ${projectName} saved.`)) : undefined}
+            />
+          ),
         },
         { label: 'Added', cell: (h) => when(h.addedAt) },
         canRemove && {
           label: 'Actions',
           cell: (h) => (
-            <ConfirmButton label="Remove" size="xs" title={`Remove ${h.name} from ${project}?`} onConfirm={() => remove.mutateAsync(h.id)}>
+            <ConfirmButton label="Remove" size="xs" title={`Remove ${h.name} from ${projectName}?`} onConfirm={() => remove.mutateAsync(h.id)} done={`${h.name} removed from ${projectName}.`}>
               {words.removing(h.name)} (roles held otherwise stay).
             </ConfirmButton>
           ),
@@ -167,8 +175,8 @@ function HeldRoles({ holder, held, roles, onChange }: { holder: string; held: nu
   );
 }
 
-/** Gives a user and/or a group roles in the project. */
-export function AddProjectAccess({ project, access, onClose }: { project: string; access: ProjectAccess; onClose: () => void }) {
+/** Gives a user and/or a group roles in the project; `name` is the project's (its id when absent). */
+export function AddProjectAccess({ project, name = project, access, onClose }: { project: string; name?: string; access: ProjectAccess; onClose: () => void }) {
   const groups = useGroups();
   const [user, setUser] = useState<string | null>(null);
   const [group, setGroup] = useState<string | null>(null);
@@ -186,7 +194,14 @@ export function AddProjectAccess({ project, access, onClose }: { project: string
   // Who holds roles already changes them in their row.
   const groupOptions = (groups.data ?? []).filter((g) => !access.groups.some((held) => held.id === g.id)).map((g) => ({ value: String(g.id), label: g.name }));
   return (
-    <FormDialog title={`Add members to ${project}`} submitLabel="Add" onClose={onClose} onSubmit={() => add.mutateAsync()} disabled={roles.length === 0 || (!user && !group)}>
+    <FormDialog
+      title={`Add members to ${name}`}
+      submitLabel="Add"
+      onClose={onClose}
+      onSubmit={() => add.mutateAsync()}
+      done={`Members added to ${name}.`}
+      disabled={roles.length === 0 || (!user && !group)}
+    >
       <UserPicker value={user} onChange={setUser} exclude={access.users.map((held) => held.id)} />
       <Select
         label="Group"

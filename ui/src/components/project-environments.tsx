@@ -2,10 +2,23 @@ import { Badge, Button, CloseButton, Group, Modal, Select, Stack, Text } from '@
 import { useState } from 'react';
 import { api, ok } from '../api';
 import { useChange, useEnvironments } from '../queries';
+import { confirmDone } from './confirm-done';
 import { AddPopover } from './forms';
 
-/** A project's environments; added and removed in place when the user may. */
-export function ProjectEnvironments({ project, environments, canAdd, canRemove }: { project: string; environments: string[]; canAdd: boolean; canRemove: boolean }) {
+/** A project's environments; added and removed in place when the user may, each change confirmed. `name` is the project's name (its id when absent). */
+export function ProjectEnvironments({
+  project,
+  name = project,
+  environments,
+  canAdd,
+  canRemove,
+}: {
+  project: string;
+  name?: string;
+  environments: string[];
+  canAdd: boolean;
+  canRemove: boolean;
+}) {
   const [removing, setRemoving] = useState<string | null>(null);
   const remove = useChange(
     (environment: string) => ok(api.DELETE('/api/admin/projects/{projectId}/environments/{environment}', { params: { path: { projectId: project, environment } } })),
@@ -13,26 +26,35 @@ export function ProjectEnvironments({ project, environments, canAdd, canRemove }
     ['flag', project],
   );
   return (
-    <Group gap={4} role="group" aria-label={`Environments of ${project}`}>
+    <Group gap={4} role="group" aria-label={`Environments of ${name}`}>
       {environments.map((e) => (
         <Badge
           key={e}
           variant="default"
           tt="none"
-          rightSection={canRemove && <CloseButton size="xs" aria-label={`Remove ${e} from ${project}`} onClick={() => setRemoving(e)} />}
+          rightSection={canRemove && <CloseButton size="xs" aria-label={`Remove ${e} from ${name}`} onClick={() => setRemoving(e)} />}
         >
           {e}
         </Badge>
       ))}
-      {canAdd && <AddEnvironment project={project} enabled={environments} />}
-      <Modal opened={removing !== null} onClose={() => setRemoving(null)} title={`Remove ${removing ?? ''} from ${project}?`}>
+      {canAdd && <AddEnvironment project={project} name={name} enabled={environments} />}
+      <Modal opened={removing !== null} onClose={() => setRemoving(null)} title={`Remove ${removing ?? ''} from ${name}?`}>
         <Stack>
           <Text>The project's flags lose their state, strategies and variants in {removing}.</Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setRemoving(null)}>
               Cancel
             </Button>
-            <Button color="red" loading={remove.isPending} onClick={() => removing && remove.mutateAsync(removing).then(() => setRemoving(null), () => {})}>
+            <Button color="red" loading={remove.isPending} onClick={() =>
+                removing &&
+                remove.mutateAsync(removing).then(
+                  () => {
+                    setRemoving(null);
+                    confirmDone(`${removing} removed from ${name}.`);
+                  },
+                  () => {},
+                )
+              }>
               Remove
             </Button>
           </Group>
@@ -42,7 +64,7 @@ export function ProjectEnvironments({ project, environments, canAdd, canRemove }
   );
 }
 
-function AddEnvironment({ project, enabled }: { project: string; enabled: string[] }) {
+function AddEnvironment({ project, name, enabled }: { project: string; name: string; enabled: string[] }) {
   const [environment, setEnvironment] = useState<string | null>(null);
   const all = useEnvironments();
   const add = useChange(
@@ -54,10 +76,11 @@ function AddEnvironment({ project, enabled }: { project: string; enabled: string
   return (
     <AddPopover
       label="Add"
-      ariaLabel={`Add an environment to ${project}`}
+      ariaLabel={`Add an environment to ${name}`}
       compact
       width={220}
       disabled={!environment}
+      done={environment ? `${environment} added to ${name}.` : undefined}
       onSubmit={async () => {
         if (!environment) return;
         await add.mutateAsync(environment);

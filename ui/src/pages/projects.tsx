@@ -9,6 +9,7 @@ import { ListTable } from '../components/list';
 import { Page } from '../components/page';
 import { ProjectDialog } from '../components/project-form';
 import { ProjectEnvironments } from '../components/project-environments';
+import { projectPath } from '../components/project/path';
 import { useChange, useProjects } from '../queries';
 import { useSession } from '../session';
 
@@ -29,31 +30,38 @@ export default function Projects() {
             cell: (p) => (
               <Group gap={4} wrap="nowrap">
                 <ProjectFavoriteStar project={p.id} name={p.name} favorite={p.favorite ?? false} />
-                <Anchor component={Link} to={`/flags?project=${encodeURIComponent(p.id)}`} fw={600}>
+                <Anchor component={Link} to={projectPath(p.id)} fw={600}>
                   {p.name}
                 </Anchor>
               </Group>
             ),
           },
           { label: 'Id', cell: (p) => p.id },
-          { label: 'Flags', cell: (p) => p.featureCount },
+          {
+            label: 'Flags',
+            cell: (p) => (
+              <Anchor component={Link} to={`/flags?project=${encodeURIComponent(p.id)}`} aria-label={`${p.featureCount} flags of ${p.name} in the flag list`}>
+                {p.featureCount}
+              </Anchor>
+            ),
+          },
           {
             label: 'Environments',
-            cell: (p) => <ProjectEnvironments project={p.id} environments={p.environments} canAdd={session.can('addEnvironmentToProject', { project: p.id })} canRemove={session.can('removeEnvironmentFromProject', { project: p.id })} />,
+            cell: (p) => <ProjectEnvironments project={p.id} name={p.name} environments={p.environments} canAdd={session.can('addEnvironmentToProject', { project: p.id })} canRemove={session.can('removeEnvironmentFromProject', { project: p.id })} />,
           },
           { label: 'Health', cell: (p) => `${p.health} %` },
           {
             label: 'Actions',
             cell: (p) => (
               <Group gap="xs" wrap="nowrap">
-                <Button component={Link} to={`/projects/${encodeURIComponent(p.id)}/members`} size="xs" variant="light" aria-label={`Members of ${p.name}`}>
+                <Button component={Link} to={projectPath(p.id, 'members')} size="xs" variant="light" aria-label={`Members of ${p.name}`}>
                   Members
                 </Button>
                 {session.can('updateProject', { project: p.id }) && (
                   <DialogButton label="Edit" ariaLabel={`Edit ${p.name}`} dialog={(close) => <ProjectDialog project={p} onClose={close} />} />
                 )}
                 {session.can('deleteProject', { project: p.id }) && p.id !== 'default' && (
-                  <ConfirmButton label="Delete" size="xs" title={`Delete ${p.name}?`} onConfirm={() => remove.mutateAsync(p.id)}>
+                  <ConfirmButton label="Delete" size="xs" title={`Delete ${p.name}?`} onConfirm={() => remove.mutateAsync(p.id)} done={`Project ${p.name} deleted.`}>
                     A project can be deleted once it has no flags left, archived ones included.
                   </ConfirmButton>
                 )}

@@ -16,7 +16,8 @@ type EnvironmentConfig = components['schemas']['ChangeRequestEnvironmentConfig']
 /** The project's configuration, under the key the flag page reads it by too (to propose instead of writing). */
 export const configKey = (project: string) => ['change-request-config', project];
 
-export function ChangeRequestConfig({ project }: { project: string }) {
+/** `name` is the project's name, which the table is named after (its id when absent). */
+export function ChangeRequestConfig({ project, name = project }: { project: string; name?: string }) {
   const session = useSession();
   const config = useQuery({
     queryKey: configKey(project),
@@ -25,7 +26,7 @@ export function ChangeRequestConfig({ project }: { project: string }) {
   const editable = (row: EnvironmentConfig) => session.can('updateChangeRequestConfig', { project, environment: row.environment });
   return (
     <ListTable
-      label={`Change request configuration of ${project}`}
+      label={`Change request configuration of ${name}`}
       query={config}
       rowKey={(row) => row.environment}
       empty="The project has no environments."
@@ -51,7 +52,7 @@ export function ChangeRequestConfig({ project }: { project: string }) {
               <DialogButton
                 label="Edit"
                 ariaLabel={`Edit change requests in ${row.environment}`}
-                dialog={(close) => <ConfigDialog project={project} row={row} onClose={close} />}
+                dialog={(close) => <ConfigDialog project={project} name={name} row={row} onClose={close} />}
               />
             ),
         },
@@ -60,7 +61,7 @@ export function ChangeRequestConfig({ project }: { project: string }) {
   );
 }
 
-function ConfigDialog({ project, row, onClose }: { project: string; row: EnvironmentConfig; onClose: () => void }) {
+function ConfigDialog({ project, name, row, onClose }: { project: string; name: string; row: EnvironmentConfig; onClose: () => void }) {
   const [enabled, setEnabled] = useState(row.changeRequestEnabled);
   const [approvals, setApprovals] = useState<number | string>(row.requiredApprovals);
   const save = useChange(
@@ -75,7 +76,14 @@ function ConfigDialog({ project, row, onClose }: { project: string; row: Environ
   );
   const valid = Number.isInteger(Number(approvals)) && Number(approvals) >= 1 && Number(approvals) <= 10;
   return (
-    <FormDialog title={`Change requests in ${row.environment}`} submitLabel="Save" onClose={onClose} disabled={!valid} onSubmit={() => save.mutateAsync(undefined)}>
+    <FormDialog
+      title={`Change requests in ${row.environment}`}
+      submitLabel="Save"
+      onClose={onClose}
+      disabled={!valid}
+      onSubmit={() => save.mutateAsync(undefined)}
+      done={`Change requests in ${row.environment} of ${name} saved.`}
+    >
       <Switch
         label="Require change requests"
         description={`Flag changes in ${row.environment} wait for approval; only those allowed to skip change requests write directly`}

@@ -1,0 +1,93 @@
+// A project's flags, as its page's Flags tab shows them: a page at a time by name, each linking to its page, with its
+// type, its state in each environment, when an SDK last reported it and when it was created.
+import { Anchor, Badge, Group, Pagination, Table, Text } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, ok } from '../../api';
+import { pageCount, PAGE_SIZE } from '../../lib/flag-search.js';
+import { flagPath } from '../../paths';
+import { FlagFavoriteStar } from '../favorite-star';
+import { Empty, PageLoader, QueryError } from '../feedback';
+import { when } from '../forms';
+
+/** The query key of a project's flags: under ['flags'], which creating, archiving and reviving a flag read again. */
+export const projectFlagsKey = (project: string, page: number) => ['flags', 'project', project, page];
+
+export function ProjectFlags({ project, name, page, onPage }: { project: string; name: string; page: number; onPage: (page: number) => void }) {
+  const flags = useQuery({
+    queryKey: projectFlagsKey(project, page),
+    queryFn: () =>
+      ok(
+        api.GET('/api/admin/search/features', {
+          params: { query: { project: `IS:${project}`, sortBy: 'name', sortOrder: 'asc', offset: String((page - 1) * PAGE_SIZE), limit: String(PAGE_SIZE) } },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+  if (flags.isPending) return <PageLoader />;
+  if (flags.isError) return <QueryError error={flags.error} />;
+  const { features, total } = flags.data;
+  if (total === 0) return <Empty>No flags in {name} yet — create the first one with New flag.</Empty>;
+  return (
+    <>
+      <Table striped highlightOnHover aria-label={`Flags of ${name}`}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Type</Table.Th>
+            <Table.Th>Environments</Table.Th>
+            <Table.Th>Last seen</Table.Th>
+            <Table.Th>Created</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {features.map((flag) => (
+            <Table.Tr key={flag.name}>
+              <Table.Td>
+                <Group gap={4} wrap="nowrap">
+                  <FlagFavoriteStar project={flag.project} name={flag.name} favorite={flag.favorite} />
+                  <Anchor component={Link} to={flagPath(flag.project, flag.name)} fw={600}>
+                    {flag.name}
+                  </Anchor>
+                  {flag.stale && (
+                    <Badge color="red" variant="light" ml="xs" size="sm">
+                      stale
+                    </Badge>
+                  )}
+                </Group>
+              </Table.Td>
+              <Table.Td>{flag.type}</Table.Td>
+              <Table.Td>
+                <Group gap={4}>
+                  {flag.environments.map((env) => (
+                    <Badge key={env.name} color={env.enabled ? 'teal.9' : 'gray.7'} variant={env.enabled ? 'filled' : 'outline'} size="sm" tt="none">
+                      {env.name}: {env.enabled ? 'on' : 'off'}
+                    </Badge>
+                  ))}
+                </Group>
+              </Table.Td>
+              <Table.Td>{flag.lastSeenAt ? when(flag.lastSeenAt) : 'Never'}</Table.Td>
+              <Table.Td>{new Date(flag.createdAt).toLocaleDateString()}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Group justify="space-between">
+        <Text size="sm">
+          {total} flag{total === 1 ? '' : 's'} ·{' '}
+          <Anchor component={Link} to={`/flags?project=${encodeURIComponent(project)}`} underline="always">
+            search and filter them in the flag list
+          </Anchor>
+        </Text>
+        <Pagination
+          total={pageCount(total)}
+          value={page}
+          onChange={onPage}
+          getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+          getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
+          hidden={total <= PAGE_SIZE}
+        />
+      </Group>
+    </>
+  );
+}
