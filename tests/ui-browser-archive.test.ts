@@ -1,7 +1,8 @@
-// The archive page in the browser, in Debian's Chromium against the service on the embedded database: archived flags
-// revived or deleted for good, one by one and several at once, each change read back through the API (a revived flag
-// served to SDKs again); the project picker; a refusal shows the service's message; a Viewer is offered no control;
-// axe-core on the page and its confirmation. Runs on PGlite only (vitest.config.ts excludes tests/ui-*.test.ts from
+// The archive page in the browser, in Debian's Chromium against the service on the embedded database: every project's
+// archived flags by default, each with its project's name, narrowed to one project by the project filter; archived
+// flags revived or deleted for good, one by one and several at once, each change read back through the API (a revived
+// flag served to SDKs again); a refusal shows the service's message; a Viewer is offered no control; axe-core on the
+// page and its confirmation; no sideways scroll at 800 × 900. Runs on PGlite only (vitest.config.ts excludes tests/ui-*.test.ts from
 // the PostgreSQL run).
 import type { Browser, Page, Response } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import { expectAccessible, screenshot, signedIn } from './support/browser.js';
 import { uniqueNames } from './support/events.js';
 import { fixtures, flagPath, newApiToken, ok, until } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
-import { openDialog, row as rowOf, save, visit } from './support/ui-dialogs.js';
+import { openDialog, pick, row as rowOf, save, visit } from './support/ui-dialogs.js';
 import { createUser } from './support/users.js';
 
 let app: TestApp;
@@ -20,7 +21,9 @@ let admin: Page;
 const { createFlag, archiveFlag } = fixtures(() => app, uniqueNames());
 
 let projects = 0;
-/** A fresh project holding the flags named, archived; answers its id. */
+/** The name of a project made by projectWithArchived. */
+const nameOf = (project: string) => project.replace('archive-', 'Archive ');
+/** A fresh project (`archive-<n>`, named `Archive <n>`) holding the flags named, archived; answers its id. */
 async function projectWithArchived(...flags: string[]): Promise<string> {
   const project = `archive-${++projects}`;
   await ok(app.admin.POST('/api/admin/projects', { body: { id: project, name: `Archive ${projects}` } }));
@@ -49,6 +52,74 @@ beforeAll(async () => {
   admin = await signedIn(browser, app, 'ada');
 }, 240_000);
 
+/** Whether the page scrolls sideways at 800 × 900 (the window is put back to its size afterwards). */
+async function scrollsSideways(page: Page): Promise<boolean> {
+  const before = page.viewportSize()!;
+  await page.setViewportSize({ width: 800, height: 900 });
+  try {
+    return await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+  } finally {
+    await page.setViewportSize(before);
+  }
+}
+
+describe('the archive across projects', () => {
+  it("lists every project's archived flags by default, each with its project's name linking to the project", async () => {
+    const first = await projectWithArchived('shelved-one');
+    const second = await projectWithArchived('shelved-two');
+    await visit(admin, '/archive', 'Archive');
+    expect(await admin.getByRole('combobox', { name: 'Project' }).inputValue()).toBe('All projects');
+    for (const [project, flag] of [
+      [first, 'shelved-one'],
+      [second, 'shelved-two'],
+    ] as const) {
+      expect(await row(admin, flag).getByRole('link', { name: nameOf(project), exact: true }).getAttribute('href')).toBe(`/projects/${project}`);
+      expect(await row(admin, flag).getByRole('link', { name: flag, exact: true }).getAttribute('href')).toBe(`/projects/${project}/features/${flag}`);
+    }
+    await expectAccessible(admin, 'the archive of every project');
+    await screenshot(admin, 'archive-all-projects');
+    expect(await scrollsSideways(admin)).toBe(false);
+  });
+
+  it('narrows the list to the project picked, with the project in the address, and widens it again to all projects', async () => {
+    const first = await projectWithArchived('narrowed-out');
+    const second = await projectWithArchived('narrowed-in');
+    await visit(admin, '/archive', 'Archive');
+    await row(admin, 'narrowed-out').waitFor();
+    await pick(admin.getByRole('main'), 'Project', nameOf(second));
+    await admin.waitForURL((url) => url.searchParams.get('project') === second);
+    await row(admin, 'narrowed-out').waitFor({ state: 'detached' });
+    await row(admin, 'narrowed-in').waitFor();
+    expect(await table(admin).getByRole('row').count()).toBe(2);
+    expect(await table(admin).getByRole('columnheader', { name: 'Project' }).count()).toBe(0);
+    await pick(admin.getByRole('main'), 'Project', 'All projects');
+    await admin.waitForURL((url) => !url.searchParams.has('project'));
+    await row(admin, 'narrowed-out').waitFor();
+    expect(await row(admin, 'narrowed-out').getByRole('link', { name: nameOf(first), exact: true }).count()).toBe(1);
+  });
+
+  it('revives a flag from the list of every project, which the API then shows active', async () => {
+    const project = await projectWithArchived('brought-back');
+    await visit(admin, '/archive', 'Archive');
+    await row(admin, 'brought-back').getByRole('button', { name: 'Revive brought-back' }).click();
+    await admin.getByText('brought-back is revived.').waitFor();
+    await row(admin, 'brought-back').waitFor({ state: 'detached' });
+    expect(await stateOf(project, 'brought-back')).toBe('active');
+  });
+
+  it('revives two selected flags of two projects at once', async () => {
+    const first = await projectWithArchived('twin-one');
+    const second = await projectWithArchived('twin-two');
+    await visit(admin, '/archive', 'Archive');
+    await admin.getByRole('checkbox', { name: 'Select twin-one' }).check();
+    await admin.getByRole('checkbox', { name: 'Select twin-two' }).check();
+    await admin.getByRole('button', { name: 'Revive selected' }).click();
+    await admin.getByText('Revived twin-one, twin-two.').waitFor();
+    expect(await stateOf(first, 'twin-one')).toBe('active');
+    expect(await stateOf(second, 'twin-two')).toBe('active');
+  });
+});
+
 describe('an admin handles the archive in the browser', () => {
   it('is reached from the navigation, right after Flags, and passes axe-core', async () => {
     const project = await projectWithArchived('old-banner', 'old-footer');
@@ -72,7 +143,7 @@ describe('an admin handles the archive in the browser', () => {
     await row(admin, 'revived-one').getByRole('button', { name: 'Revive revived-one' }).click();
     await admin.getByText('revived-one is revived.').waitFor();
     await table(admin).waitFor({ state: 'detached' });
-    await admin.getByText(`No archived flags in ${project}.`).waitFor();
+    await admin.getByText(`No archived flags in ${nameOf(project)}.`).waitFor();
     expect(await stateOf(project, 'revived-one')).toBe('active');
     await until('the client API to serve the revived flag', served, (names) => names.includes('revived-one'));
   });
@@ -115,7 +186,7 @@ describe('an admin handles the archive in the browser', () => {
     const dialog = await openDialog(admin, 'Delete selected', 'Delete 2 flags for good?');
     await dialog.getByText('This cannot be undone: batch-one, batch-two will be gone for good.').waitFor();
     await save(dialog, 'Delete for good');
-    await admin.getByText(`No archived flags in ${project}.`).waitFor();
+    await admin.getByText(`No archived flags in ${nameOf(project)}.`).waitFor();
     expect(await stateOf(project, 'batch-one')).toBe(404);
     expect(await stateOf(project, 'batch-two')).toBe(404);
   });
@@ -126,7 +197,7 @@ describe('an admin handles the archive in the browser', () => {
     await openArchive(admin, first);
     await row(admin, 'first-archived').waitFor();
     await admin.getByRole('combobox', { name: 'Project' }).click();
-    await admin.getByRole('option', { name: second, exact: true }).click();
+    await admin.getByRole('option', { name: nameOf(second), exact: true }).click();
     await row(admin, 'second-archived').waitFor();
     expect(new URL(admin.url()).searchParams.get('project')).toBe(second);
     expect(await row(admin, 'first-archived').count()).toBe(0);

@@ -1,45 +1,58 @@
-// A page of a project's archived flags: each revived (reviveFeature) or deleted for good (deleteArchivedFeature),
-// or several ticked and handled together (reviveFeatures, deleteFeatures). A control is offered only when the user
-// may use it in the project; afterwards the flag list and the archive are read again.
-import { Button, Checkbox, Group, Text } from '@mantine/core';
+// A page of archived flags, of one project or of every project: each revived (reviveFeature) or deleted for good
+// (deleteArchivedFeature), or several ticked and handled together (reviveFeatures, deleteFeatures, once per project
+// they belong to). A control is offered only when the user may use it in the flag's project; afterwards the flag
+// lists and the archive are read again. Each flag links to its (read-only) page, each project to its page.
+import { Anchor, Button, Checkbox, Group, Text } from '@mantine/core';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import type { components } from '../../../generated/api.js';
 import { api, ok } from '../api';
+import { flagPath } from '../paths';
 import { useChange } from '../queries';
 import { useSession } from '../session';
-import { ConfirmButton } from './feedback';
 import { confirmDone } from './confirm-done';
+import { ConfirmButton } from './feedback';
 import { when } from './forms';
 import { ListTable, type Rows } from './list';
+import { projectPath } from './project/path';
 
 type SearchedFeature = components['schemas']['SearchedFeature'];
 
-const FLAG_LISTS = [
-  ['flags', 'search'],
-  ['flags', 'archive'],
-];
+const FLAG_LISTS = [['flags']];
 
 const listed = (names: string[]) => names.join(', ');
 
-export function ArchivedFlags({ project, flags }: { project: string; flags: Rows<SearchedFeature> }) {
+/** The flags' names grouped by the project they are in, in the order given. */
+function byProject(flags: SearchedFeature[]): [string, string[]][] {
+  const groups = new Map<string, string[]>();
+  for (const f of flags) groups.set(f.project, [...(groups.get(f.project) ?? []), f.name]);
+  return [...groups];
+}
+
+/**
+ * `project` is the project shown, or null for every project (a Project column then says where each flag is);
+ * `projectNames` names the projects by id.
+ */
+export function ArchivedFlags({ project, projectNames, flags }: { project: string | null; projectNames: Map<string, string>; flags: Rows<SearchedFeature> }) {
   const session = useSession();
-  const scope = { project };
-  const may = {
-    revive: session.can('reviveFeature', scope),
-    delete: session.can('deleteArchivedFeature', scope),
-    reviveSeveral: session.can('reviveFeatures', scope),
-    deleteSeveral: session.can('deleteFeatures', scope),
-  };
+  const may = (operation: 'reviveFeature' | 'deleteArchivedFeature' | 'reviveFeatures' | 'deleteFeatures', f: SearchedFeature) => session.can(operation, { project: f.project });
+  const nameOf = (id: string) => projectNames.get(id) ?? id;
   const [ticked, setTicked] = useState<string[]>([]);
-  const names = (flags.data ?? []).map((f) => f.name);
-  const selected = ticked.filter((name) => names.includes(name));
+  const rows = flags.data ?? [];
+  const selectableRows = rows.filter((f) => may('reviveFeatures', f) || may('deleteFeatures', f));
+  const selectedRows = selectableRows.filter((f) => ticked.includes(f.name));
+  const selected = selectedRows.map((f) => f.name);
   const tick = (name: string, on: boolean) => setTicked((current) => (on ? [...current, name] : current.filter((n) => n !== name)));
 
   const revive = useChange((featureName: string) => ok(api.POST('/api/admin/archive/revive/{featureName}', { params: { path: { featureName } } })), ...FLAG_LISTS);
   const remove = useChange((featureName: string) => ok(api.DELETE('/api/admin/archive/{featureName}', { params: { path: { featureName } } })), ...FLAG_LISTS);
-  const path = { params: { path: { projectId: project } } };
-  const reviveSeveral = useChange((features: string[]) => ok(api.POST('/api/admin/projects/{projectId}/revive', { ...path, body: { features } })), ...FLAG_LISTS);
-  const removeSeveral = useChange((features: string[]) => ok(api.POST('/api/admin/projects/{projectId}/delete', { ...path, body: { features } })), ...FLAG_LISTS);
+  // Several flags are handled per project, one call each.
+  const reviveSeveral = useChange(async (chosen: SearchedFeature[]) => {
+    for (const [projectId, features] of byProject(chosen)) await ok(api.POST('/api/admin/projects/{projectId}/revive', { params: { path: { projectId } }, body: { features } }));
+  }, ...FLAG_LISTS);
+  const removeSeveral = useChange(async (chosen: SearchedFeature[]) => {
+    for (const [projectId, features] of byProject(chosen)) await ok(api.POST('/api/admin/projects/{projectId}/delete', { params: { path: { projectId } }, body: { features } }));
+  }, ...FLAG_LISTS);
 
   // A refusal is shown by the mutation's notification; the `.catch(() => {})` below only keeps it from going unhandled.
   const reviveOne = async (name: string) => {
@@ -51,37 +64,39 @@ export function ArchivedFlags({ project, flags }: { project: string; flags: Rows
     confirmDone(`${name} is deleted for good.`);
   };
   const reviveSelected = async () => {
-    await reviveSeveral.mutateAsync(selected);
+    await reviveSeveral.mutateAsync(selectedRows);
     setTicked([]);
     confirmDone(`Revived ${listed(selected)}.`);
   };
   const removeSelected = async () => {
-    await removeSeveral.mutateAsync(selected);
+    await removeSeveral.mutateAsync(selectedRows);
     setTicked([]);
     confirmDone(`Deleted ${listed(selected)} for good.`);
   };
 
-  const selectable = may.reviveSeveral || may.deleteSeveral;
-  const all = names.length > 0 && selected.length === names.length;
+  const selectable = selectableRows.length > 0;
+  const all = selected.length === selectableRows.length && selectable;
+  const mayReviveSelected = selectedRows.every((f) => may('reviveFeatures', f));
+  const mayDeleteSelected = selectedRows.every((f) => may('deleteFeatures', f));
   return (
     <>
-      {selectable && names.length > 0 && (
+      {selectable && (
         <Group gap="sm" mih={36}>
           <Checkbox
             label="Select every flag on this page"
             checked={all}
             indeterminate={selected.length > 0 && !all}
-            onChange={(e) => setTicked(e.currentTarget.checked ? names : [])}
+            onChange={(e) => setTicked(e.currentTarget.checked ? selectableRows.map((f) => f.name) : [])}
           />
           {selected.length > 0 && (
             <>
               <Text size="sm">{selected.length} selected</Text>
-              {may.reviveSeveral && (
+              {mayReviveSelected && (
                 <Button size="xs" variant="light" loading={reviveSeveral.isPending} onClick={() => reviveSelected().catch(() => {})}>
                   Revive selected
                 </Button>
               )}
-              {may.deleteSeveral && (
+              {mayDeleteSelected && (
                 <ConfirmButton label="Delete selected" size="xs" title={`Delete ${selected.length} flags for good?`} confirmLabel="Delete for good" onConfirm={removeSelected}>
                   This cannot be undone: {listed(selected)} will be gone for good.
                 </ConfirmButton>
@@ -94,25 +109,43 @@ export function ArchivedFlags({ project, flags }: { project: string; flags: Rows
         label="Archived flags"
         query={flags}
         rowKey={(f) => f.name}
-        empty={`No archived flags in ${project}.`}
+        empty={project ? `No archived flags in ${nameOf(project)}.` : 'No archived flags.'}
         columns={[
           selectable && {
             label: 'Select',
-            cell: (f) => <Checkbox aria-label={`Select ${f.name}`} checked={selected.includes(f.name)} onChange={(e) => tick(f.name, e.currentTarget.checked)} />,
+            cell: (f) =>
+              (may('reviveFeatures', f) || may('deleteFeatures', f)) && (
+                <Checkbox aria-label={`Select ${f.name}`} checked={selected.includes(f.name)} onChange={(e) => tick(f.name, e.currentTarget.checked)} />
+              ),
           },
-          { label: 'Name', cell: (f) => <strong>{f.name}</strong> },
+          {
+            label: 'Name',
+            cell: (f) => (
+              <Anchor component={Link} to={flagPath(f.project, f.name)} fw={600}>
+                {f.name}
+              </Anchor>
+            ),
+          },
+          !project && {
+            label: 'Project',
+            cell: (f) => (
+              <Anchor component={Link} to={projectPath(f.project)}>
+                {nameOf(f.project)}
+              </Anchor>
+            ),
+          },
           { label: 'Type', cell: (f) => f.type },
           { label: 'Archived', cell: (f) => when(f.archivedAt) },
-          (may.revive || may.delete) && {
+          rows.some((f) => may('reviveFeature', f) || may('deleteArchivedFeature', f)) && {
             label: 'Actions',
             cell: (f) => (
               <Group gap="xs" wrap="nowrap">
-                {may.revive && (
+                {may('reviveFeature', f) && (
                   <Button size="xs" variant="light" aria-label={`Revive ${f.name}`} loading={revive.isPending && revive.variables === f.name} onClick={() => reviveOne(f.name).catch(() => {})}>
                     Revive
                   </Button>
                 )}
-                {may.delete && (
+                {may('deleteArchivedFeature', f) && (
                   <ConfirmButton label="Delete permanently" size="xs" title={`Delete ${f.name} for good?`} confirmLabel="Delete for good" onConfirm={() => removeOne(f.name)}>
                     This cannot be undone: {f.name} will be gone for good, and its name free for a new flag.
                   </ConfirmButton>
