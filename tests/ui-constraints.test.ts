@@ -1,5 +1,5 @@
 // The admin UI's constraint value inputs (ui/src/lib/constraints.ts): each operator gets the input its value
-// needs, and what the editor accepts is what the service accepts.
+// needs, and what the editor accepts is what the service accepts; a strategy's conditions read as a sentence.
 import { describe, expect, it } from 'vitest';
 import { normalizeConstraint } from '../domain/flags/strategy-rules.js';
 import {
@@ -14,6 +14,7 @@ import {
   type Constraint,
   type Operator,
 } from '../ui/src/lib/constraints.js';
+import { parameterWords, rolloutWords, strategyClauses, strategyKind, timeAgo } from '../ui/src/lib/strategy-words.js';
 
 const serverAccepts = (constraint: Constraint) => {
   try {
@@ -151,5 +152,64 @@ describe('dates entered in local time', () => {
 
   it('leaves an unfinished input empty, which the editor reports', () => {
     expect(localInputToIso('2026-01-')).toBe('');
+  });
+});
+
+describe('a strategy read as a sentence (ui/src/lib/strategy-words.ts)', () => {
+  const definitions = [{ name: 'tenant', title: 'Tenants', displayName: 'Tenants', parameters: [{ name: 'tenantIds', type: 'list' as const, description: '', required: true }] }];
+  const strategy = (name: string, parameters: Record<string, string> = {}, more: { constraints?: Constraint[]; segments?: number[] } = {}) => ({
+    name,
+    parameters,
+    constraints: more.constraints ?? [],
+    segments: more.segments ?? [],
+  });
+
+  it("names the built-in strategies as Unleash does, and a custom one by its definition's title", () => {
+    expect(['flexibleRollout', 'default', 'userWithId', 'remoteAddress', 'applicationHostname'].map((name) => strategyKind(name, []))).toEqual([
+      'Gradual rollout',
+      'Standard',
+      'User IDs',
+      'IPs',
+      'Hosts',
+    ]);
+    expect(strategyKind('tenant', definitions)).toBe('Tenants');
+    expect(strategyKind('unknown', definitions)).toBe('unknown');
+  });
+
+  it('says a rollout in words, default stickiness included', () => {
+    expect(rolloutWords({ rollout: '25', stickiness: 'userId', groupId: 'my-flag' })).toBe('25% of users, by userId, group my-flag');
+    expect(rolloutWords({ rollout: '5', stickiness: 'default', groupId: '' })).toBe('5% of users, by default stickiness');
+  });
+
+  it('lists segments first, then constraints, then what the parameters ask', () => {
+    const clauses = strategyClauses(strategy('flexibleRollout', { rollout: '50', stickiness: 'default', groupId: 'g' }, { segments: [7], constraints: [{ contextName: 'appName', operator: 'IN', values: ['web'] }] }), []);
+    expect(clauses).toEqual([
+      { kind: 'segment', id: 7 },
+      { kind: 'words', text: 'appName is one of web' },
+      { kind: 'words', text: '50% of users, by default stickiness, group g' },
+    ]);
+  });
+
+  it('says the Standard strategy without conditions is on for everyone, and only its constraints when it has some', () => {
+    expect(strategyClauses(strategy('default'), [])).toEqual([{ kind: 'words', text: 'On for everyone' }]);
+    expect(strategyClauses(strategy('default', {}, { constraints: [{ contextName: 'userId', operator: 'IN', values: ['a'] }] }), [])).toEqual([{ kind: 'words', text: 'userId is one of a' }]);
+  });
+
+  it('says the lists of the user, IP and host strategies, and the parameters of a custom one', () => {
+    expect(parameterWords(strategy('userWithId', { userIds: 'ann, bob' }), [])).toBe('userId is one of ann, bob');
+    expect(parameterWords(strategy('remoteAddress', { IPs: '10.0.0.1' }), [])).toBe('IP is one of 10.0.0.1');
+    expect(parameterWords(strategy('applicationHostname', { hostNames: 'web-1,web-2' }), [])).toBe('hostname is one of web-1, web-2');
+    expect(parameterWords(strategy('tenant', { tenantIds: 'acme' }), definitions)).toBe('tenantIds is acme');
+    expect(parameterWords(strategy('tenant', { tenantIds: '' }), definitions)).toBeUndefined();
+  });
+
+  it('says how long ago an instant was in words', () => {
+    const now = Date.parse('2026-01-31T12:00:00Z');
+    expect(timeAgo('2026-01-31T11:59:40Z', now)).toBe('just now');
+    expect(timeAgo('2026-01-31T11:57:00Z', now)).toBe('3 minutes ago');
+    expect(timeAgo('2026-01-31T11:00:00Z', now)).toBe('1 hour ago');
+    expect(timeAgo('2026-01-29T12:00:00Z', now)).toBe('2 days ago');
+    // A clock slightly ahead of the browser's is not "in the future".
+    expect(timeAgo('2026-01-31T12:00:05Z', now)).toBe('just now');
   });
 });

@@ -1,16 +1,19 @@
 // One environment of a flag: on/off, and its strategies (each with its constraints) with add, edit, delete and
 // reordering offered where the user may; proposed as a change request where the project requires them.
-import { ActionIcon, Badge, Button, Card, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconGitPullRequest, IconPencil, IconPlus } from '@tabler/icons-react';
+import { Badge, Button, Card, Group, Stack, Switch, Text, Title } from '@mantine/core';
+import { IconGitPullRequest, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { components } from '../../../../generated/api.js';
 import { api, ok } from '../../api';
-import { ConfirmButton, Empty } from '../feedback';
-import { describeConstraint } from '../../lib/constraints.js';
-import { useChange, useSegments } from '../../queries';
+import { confirmDone } from '../confirm-done';
+import { Empty } from '../feedback';
+import { strategyKind } from '../../lib/strategy-words.js';
+import { useChange, useStrategies } from '../../queries';
 import { useSession } from '../../session';
 import { ReleasePlanSection } from '../release-plan/plan-section';
+import { TimeAgo } from './flag-header';
 import { useFlagWrite } from './flag-writes';
+import { StrategyCard } from './strategy-card';
 import { StrategyForm } from './strategy-form';
 
 type FeatureEnvironment = components['schemas']['FeatureEnvironment'];
@@ -24,6 +27,11 @@ export function EnvironmentCard({ project, feature, environment }: { project: st
   const changed = [['flag', project, feature], ['flags']];
 
   const { proposing, write } = useFlagWrite(project, feature, environment.name);
+  const definitions = useStrategies();
+  /** Says that a change worked, unless it was only proposed (the proposal says so itself). */
+  const confirm = (message: string) => {
+    if (!proposing) confirmDone(message);
+  };
 
   const toggle = useChange(
     (on: boolean) =>
@@ -33,7 +41,7 @@ export function EnvironmentCard({ project, feature, environment }: { project: st
             ? ok(api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', { params: { path } }))
             : ok(api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/off', { params: { path } })),
         { action: 'updateEnabled', payload: { enabled: on } },
-      ),
+      ).then(() => confirm(`${feature} is ${on ? 'on' : 'off'} in ${environment.name}.`)),
     ...changed,
   );
   const remove = useChange(
@@ -49,7 +57,7 @@ export function EnvironmentCard({ project, feature, environment }: { project: st
     return write(
       () => ok(api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/set-sort-order', { params: { path }, body: order })),
       { action: 'reorderStrategy', payload: order },
-    );
+    ).then(() => confirm(`Strategies of ${feature} in ${environment.name} reordered.`));
   }, ...changed);
   /** The strategies' ids with the one at `index` moved by `by` places. */
   const moved = (index: number, by: number) => {
@@ -72,6 +80,7 @@ export function EnvironmentCard({ project, feature, environment }: { project: st
           <Badge variant="default" tt="none">
             {environment.type}
           </Badge>
+          <LastSeen at={environment.lastSeenAt} />
         </Group>
         {proposing && (
           <Badge variant="light" color="grape" leftSection={<IconGitPullRequest size={12} />} tt="none" title="Changes here are proposed in your draft change request">
@@ -96,9 +105,10 @@ export function EnvironmentCard({ project, feature, environment }: { project: st
       <Stack gap="xs">
         {environment.strategies.length === 0 && <Empty>No strategy: when on, the flag is on for everyone here.</Empty>}
         {environment.strategies.map((strategy, index) => (
-          <StrategyRow
+          <StrategyCard
             key={strategy.id}
             strategy={strategy}
+            deleted={proposing ? undefined : `Strategy ${strategy.title || strategyKind(strategy.name, definitions.data)} deleted from ${environment.name}.`}
             onMoveUp={mayReorder && index > 0 ? () => reorder.mutate(moved(index, -1)) : undefined}
             onMoveDown={mayReorder && index < environment.strategies.length - 1 ? () => reorder.mutate(moved(index, 1)) : undefined}
             onEdit={session.can('updateFeatureStrategy', scope) ? () => setEditing(strategy) : undefined}
@@ -121,66 +131,19 @@ export function EnvironmentCard({ project, feature, environment }: { project: st
           opened
           onClose={() => setEditing(null)}
           write={write}
+          proposing={proposing}
         />
       )}
     </Card>
   );
 }
 
-interface StrategyActions {
-  onEdit?: () => void;
-  onDelete?: () => Promise<unknown>;
-  onMoveUp?: () => void;
-  onMoveDown?: () => void;
-}
-
-function StrategyRow({ strategy, onEdit, onDelete, onMoveUp, onMoveDown }: { strategy: FeatureStrategy } & StrategyActions) {
-  const label = strategy.title || strategy.name;
-  const segments = useSegments();
-  const names = strategy.segments.map((id) => segments.data?.find((s) => s.id === id)?.name ?? `#${id}`);
+/** When an SDK last reported the flag in the environment: "Last seen 3 minutes ago" (the exact time on hover), or never. */
+function LastSeen({ at }: { at: string | null }) {
   return (
-    <Paper withBorder p="sm" data-testid="strategy">
-      <Group justify="space-between" align="flex-start">
-        <Stack gap={4}>
-          <Group gap="xs">
-            <Text fw={600}>{label}</Text>
-            {strategy.name === 'flexibleRollout' && <Badge variant="light">{strategy.parameters.rollout ?? '100'} %</Badge>}
-            {strategy.disabled && (
-              <Badge variant="default">
-                inactive
-              </Badge>
-            )}
-          </Group>
-          {strategy.constraints.map((constraint, i) => (
-            <Text key={i} size="sm" ff="monospace">
-              {describeConstraint(constraint)}
-            </Text>
-          ))}
-          {names.length > 0 && <Text size="sm">Segments: {names.join(', ')}</Text>}
-        </Stack>
-        <Group gap="xs">
-          {onMoveUp && (
-            <ActionIcon variant="default" aria-label={`Evaluate ${label} earlier`} onClick={onMoveUp}>
-              <IconArrowUp size={14} />
-            </ActionIcon>
-          )}
-          {onMoveDown && (
-            <ActionIcon variant="default" aria-label={`Evaluate ${label} later`} onClick={onMoveDown}>
-              <IconArrowDown size={14} />
-            </ActionIcon>
-          )}
-          {onEdit && (
-            <Button variant="default" size="xs" leftSection={<IconPencil size={14} />} onClick={onEdit}>
-              Edit
-            </Button>
-          )}
-          {onDelete && (
-            <ConfirmButton label="Delete" size="xs" title="Delete this strategy?" onConfirm={onDelete}>
-              The strategy {label} and its constraints are removed from this environment.
-            </ConfirmButton>
-          )}
-        </Group>
-      </Group>
-    </Paper>
+    <Text size="sm" c="gray.7">
+      Last seen{' '}
+      {at ? <TimeAgo at={at} /> : 'never'}
+    </Text>
   );
 }

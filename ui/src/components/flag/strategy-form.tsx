@@ -1,19 +1,23 @@
 // Adding or editing a strategy of a flag in one environment, or of a release template's milestone (handed back to
 // the template's form, not written): the strategy, its parameters (a gradual rollout's percentage, stickiness and
-// group), its constraints and segments.
+// group), its constraints and segments, and (on a flag) its variants.
 import { Button, Group, Modal, MultiSelect, NumberInput, Select, Slider, Stack, Switch, TagsInput, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { components } from '../../../../generated/api.js';
 import { api, ok } from '../../api';
 import { constraintBody, constraintProblem, type Constraint } from '../../lib/constraints.js';
+import { strategyKind } from '../../lib/strategy-words.js';
+import { variantsBody, variantsProblem } from '../../lib/variants.js';
 import { useContextFields, useSegments, useStrategies } from '../../queries';
+import { confirmDone } from '../confirm-done';
 import { ConstraintEditor } from './constraint-editor';
 import type { FlagWrite } from './flag-writes';
+import { StrategyVariantsEditor, type StrategyVariant } from './strategy-variants';
 
 type FeatureStrategy = components['schemas']['FeatureStrategy'];
-/** A strategy as the form edits it; `title` undefined when it has none. */
-export type StrategyFields = Pick<FeatureStrategy, 'name' | 'title' | 'disabled' | 'parameters' | 'constraints' | 'segments'>;
+/** A strategy as the form edits it; `title` undefined when it has none; `variants` only on a flag. */
+export type StrategyFields = Pick<FeatureStrategy, 'name' | 'title' | 'disabled' | 'parameters' | 'constraints' | 'segments'> & { variants?: StrategyVariant[] };
 type Definition = components['schemas']['Strategy'];
 
 interface Target {
@@ -29,6 +33,7 @@ interface Draft {
   parameters: Record<string, string>;
   constraints: Constraint[];
   segments: string[];
+  variants: StrategyVariant[];
 }
 
 const draftOf = (strategy: StrategyFields | undefined, groupId: string | undefined): Draft =>
@@ -40,13 +45,14 @@ const draftOf = (strategy: StrategyFields | undefined, groupId: string | undefin
         parameters: { ...strategy.parameters },
         constraints: strategy.constraints,
         segments: strategy.segments.map(String),
+        variants: strategy.variants ?? [],
       }
-    : { name: 'flexibleRollout', title: '', disabled: false, parameters: rolloutDefaults(groupId), constraints: [], segments: [] };
+    : { name: 'flexibleRollout', title: '', disabled: false, parameters: rolloutDefaults(groupId), constraints: [], segments: [], variants: [] };
 
 const rolloutDefaults = (groupId: string | undefined): Record<string, string> => ({ rollout: '100', stickiness: 'default', ...(groupId ? { groupId } : {}) });
 
 type Props = { opened: boolean; onClose: () => void } & (
-  | { target: Target; strategy?: FeatureStrategy; write: FlagWrite }
+  | { target: Target; strategy?: FeatureStrategy; write: FlagWrite; /** Changes go into a change request: nothing is said done. */ proposing?: boolean }
   | { milestone: string; strategy?: StrategyFields; onSave: (fields: StrategyFields) => void }
 );
 
@@ -58,7 +64,7 @@ export function StrategyForm(props: Props) {
   const segments = useSegments();
   const queryClient = useQueryClient();
   const definition = strategies.data?.find((s) => s.name === draft.name);
-  const problems = draft.constraints.map(constraintProblem).filter(Boolean);
+  const problems = [...draft.constraints.map(constraintProblem), target ? variantsProblem(draft.variants) : undefined].filter(Boolean);
 
   const writeToFlag = (target: Target, write: FlagWrite, fields: StrategyFields) => {
     const body = { ...fields, title: fields.title ?? null };
@@ -84,7 +90,20 @@ export function StrategyForm(props: Props) {
         segments: draft.segments.map(Number),
       };
       if ('target' in props) {
+        // The variants keep a context where the rollout put it: they stick by the rollout's stickiness.
+        const stickiness = parameters.stickiness || 'default';
+        fields.variants = variantsBody(draft.variants.map((v) => ({ ...v, stickiness }))).map(({ name, weight, weightType, stickiness, payload }) => ({
+          name,
+          weight,
+          weightType,
+          stickiness,
+          ...(payload && { payload }),
+        }));
         await writeToFlag(props.target, props.write, fields);
+        if (!props.proposing) {
+          const label = fields.title ?? strategyKind(fields.name, strategies.data);
+          confirmDone(strategy ? `Strategy ${label} saved in ${props.target.environment}.` : `Strategy ${label} added to ${props.target.environment}.`);
+        }
         await queryClient.invalidateQueries({ queryKey: ['flag', props.target.project, props.target.feature] });
         await queryClient.invalidateQueries({ queryKey: ['flags'] });
       } else props.onSave(fields);
@@ -111,7 +130,7 @@ export function StrategyForm(props: Props) {
           <Group grow align="flex-start">
             <Select
               label="Strategy"
-              data={(strategies.data ?? []).filter((s) => !s.deprecated || s.name === draft.name).map((s) => ({ value: s.name, label: s.displayName ?? s.title ?? s.name }))}
+              data={(strategies.data ?? []).filter((s) => !s.deprecated || s.name === draft.name).map((s) => ({ value: s.name, label: strategyKind(s.name, strategies.data) }))}
               value={draft.name}
               onChange={choose}
               allowDeselect={false}
@@ -134,6 +153,7 @@ export function StrategyForm(props: Props) {
               onChange={(segmentIds) => setDraft({ ...draft, segments: segmentIds })}
             />
           )}
+          {target && <StrategyVariantsEditor variants={draft.variants} onChange={(variants) => setDraft({ ...draft, variants })} />}
           <Switch label="Active" checked={!draft.disabled} onChange={(e) => setDraft({ ...draft, disabled: !e.currentTarget.checked })} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

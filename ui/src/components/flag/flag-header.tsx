@@ -1,0 +1,79 @@
+// What a flag's page says about where the flag is and where it came from: breadcrumbs (Projects › project › flag)
+// and when and by whom it was created (the flag's own read has no creator: the flag search names it); its name copied.
+import { Anchor, Breadcrumbs, Button, CopyButton, Text } from '@mantine/core';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, ok } from '../../api';
+import { timeAgo } from '../../lib/strategy-words.js';
+import { useProjects } from '../../queries';
+
+/** Projects › <project's name> › <flag>. */
+export function FlagBreadcrumbs({ project, name }: { project: string; name: string }) {
+  const projects = useProjects();
+  const projectName = projects.data?.find((p) => p.id === project)?.name ?? project;
+  return (
+    <nav aria-label="Breadcrumbs">
+      <Breadcrumbs separator="›" separatorMargin={6} style={{ flexWrap: 'wrap' }}>
+        <Anchor component={Link} to="/projects" size="sm">
+          Projects
+        </Anchor>
+        <Anchor component={Link} to={`/projects/${encodeURIComponent(project)}`} size="sm">
+          {projectName}
+        </Anchor>
+        <Text size="sm" aria-current="page" style={{ overflowWrap: 'anywhere' }}>
+          {name}
+        </Text>
+      </Breadcrumbs>
+    </nav>
+  );
+}
+
+/** An instant in words ("3 minutes ago"), the exact time on hover. */
+export function TimeAgo({ at }: { at: string }) {
+  return (
+    <time dateTime={at} title={new Date(at).toLocaleString()}>
+      {timeAgo(at)}
+    </time>
+  );
+}
+
+/** Who created the flag, as the flag search names them (the flag, archived or not, found by its exact name). */
+export function useFlagCreator(project: string, name: string, archived = false) {
+  return useQuery({
+    queryKey: ['flag-creator', project, name, archived],
+    queryFn: async () => {
+      const found = await ok(
+        api.GET('/api/admin/search/features', {
+          params: { query: { query: name, project: `IS:${project}`, limit: '100', ...(archived && { archived: 'IS:true' as const }) } },
+        }),
+      );
+      return found.features.find((f) => f.name === name)?.createdBy.name ?? null;
+    },
+    staleTime: Infinity,
+  });
+}
+
+/** "Created 3 days ago by alice". */
+export function Created({ project, name, at, archived = false }: { project: string; name: string; at: string; archived?: boolean }) {
+  const creator = useFlagCreator(project, name, archived);
+  return (
+    <Text size="sm">
+      Created <TimeAgo at={at} />
+      {creator.data ? ` by ${creator.data}` : ''}
+    </Text>
+  );
+}
+
+/** Copies the flag's name; says "Copied" for a moment. */
+export function CopyName({ name }: { name: string }) {
+  return (
+    <CopyButton value={name}>
+      {({ copied, copy }) => (
+        <Button variant="subtle" color={copied ? 'teal.9' : undefined} leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />} onClick={copy}>
+          {copied ? 'Copied' : 'Copy name'}
+        </Button>
+      )}
+    </CopyButton>
+  );
+}
