@@ -1,24 +1,26 @@
 // A flag's page in Debian's Chromium, against the service on the embedded database: its metadata edited, its
 // strategies reordered, and, where the project requires change requests, changes proposed into the user's draft
-// instead of made. Each change is read back through the API. Runs on PGlite only (vitest.config.ts).
+// instead of made; its header (breadcrumbs, creation, last seen per environment, the name copied), the confirmation
+// each change shows, and an archived flag opened read-only and revived. Each change is read back through the API.
+// Runs on PGlite only (vitest.config.ts).
 import type { Browser, ConsoleMessage, Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './support/app.js';
 import { expectAccessible, screenshot, signedIn } from './support/browser.js';
 import { requireChangeRequests } from './support/change-requests.js';
 import { uniqueNames } from './support/events.js';
-import { fixtures, ok } from './support/fixtures.js';
+import { fixtures, newApiToken, ok, reportMetrics, sdkMetrics, until } from './support/fixtures.js';
 import { flagWith } from './support/frontend.js';
 import { startUiTest } from './support/ui-build.js';
 import { openDialog, visit } from './support/ui-dialogs.js';
-import { createUser } from './support/users.js';
+import { clientAs, createUser, sessionOf } from './support/users.js';
 
 let app: TestApp;
 let browser: Browser;
 let admin: Page;
 let editor: Page;
 
-const { createFlag, flagOf, flagEnvironment } = fixtures(() => app, uniqueNames());
+const { createFlag, flagOf, flagEnvironment, addStrategy, archiveFlag } = fixtures(() => app, uniqueNames());
 
 /** Opens the flag's page and waits until it has loaded. */
 async function openFlag(page: Page, name: string) {
@@ -38,7 +40,7 @@ beforeAll(async () => {
   await createUser(app, { username: 'eddie', rootRole: 'Editor' });
   admin = await signedIn(browser, app, 'alice');
   editor = await signedIn(browser, app, 'eddie');
-}, 240_000);
+}, 600_000);
 
 describe("a flag's page", () => {
   it('edits the description, type and impression data', async () => {
@@ -83,6 +85,120 @@ describe("a flag's page", () => {
       return result.violations.flatMap((v) => v.nodes.map((n) => n.html));
     });
     expect(skipped).toEqual([]);
+  });
+});
+
+describe("a flag's header", () => {
+  const HEADED = 'investigated-flag';
+
+  beforeAll(async () => {
+    // Created by alice herself, so that the page can say by whom.
+    await ok(clientAs(app, { cookie: await sessionOf(app, 'alice') }).POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId: 'default' } }, body: { name: HEADED } }));
+    const token = await newApiToken(app, { type: 'client', environment: 'development' });
+    await ok(reportMetrics(app, token, sdkMetrics('shop', 'i-1', new Date().toISOString(), { [HEADED]: { yes: 2, no: 1, variants: {} } })), 202);
+    await until('the report to be written', async () => (await flagEnvironment(HEADED, 'development')).lastSeenAt, (seen) => seen !== null);
+  });
+
+  it('shows breadcrumbs, who created the flag and when, and when SDKs last saw it in each environment', async () => {
+    await openFlag(admin, HEADED);
+    const crumbs = admin.getByRole('navigation', { name: 'Breadcrumbs' });
+    expect(await crumbs.getByRole('link').evaluateAll((links) => links.map((a) => [a.textContent, a.getAttribute('href')]))).toEqual([
+      ['Projects', '/projects'],
+      ['Default', '/projects/default'],
+    ]);
+    expect(await crumbs.getByText(HEADED).getAttribute('aria-current')).toBe('page');
+    await admin.getByText(/^Created (just now|\d+ minutes? ago) by alice$/).waitFor();
+    const development = admin.getByRole('region', { name: 'Environment development' });
+    await development.getByText(/^Last seen (just now|\d+ minutes? ago)$/).waitFor();
+    const seenAt = (await flagEnvironment(HEADED, 'development')).lastSeenAt!;
+    expect(await development.locator('time').getAttribute('datetime')).toBe(seenAt);
+    expect(await development.locator('time').getAttribute('title')).toBe(new Date(seenAt).toLocaleString('en-GB', { timeZone: 'UTC' }));
+    await admin.getByRole('region', { name: 'Environment production' }).getByText('Last seen never', { exact: true }).waitFor();
+    await expectAccessible(admin, "a flag's page with its header");
+  });
+
+  it('fits 800 × 900 without scrolling sideways', async () => {
+    await admin.setViewportSize({ width: 800, height: 900 });
+    try {
+      await openFlag(admin, HEADED);
+      await admin.getByRole('region', { name: 'Environment development' }).waitFor();
+      const { scrollWidth, clientWidth } = await admin.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+      expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+      await screenshot(admin, 'flag-page');
+    } finally {
+      await admin.setViewportSize({ width: 1280, height: 860 });
+    }
+  });
+
+  it("copies the flag's name, and says Copied", async () => {
+    await admin.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(app.url).origin });
+    await openFlag(admin, HEADED);
+    await admin.getByRole('button', { name: 'Copy name' }).click();
+    await admin.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await admin.evaluate(() => navigator.clipboard.readText())).toBe(HEADED);
+  });
+});
+
+describe('each change on a flag page says it worked', () => {
+  it('says the flag is on in development once its switch turned it on', async () => {
+    await createFlag('default', 'switched-flag');
+    await openFlag(admin, 'switched-flag');
+    await admin.getByRole('switch', { name: 'development: off' }).click({ force: true });
+    await admin.getByText('switched-flag is on in development.', { exact: true }).waitFor();
+    expect((await flagEnvironment('switched-flag', 'development')).enabled).toBe(true);
+  });
+
+  it('says the flag is marked stale', async () => {
+    await createFlag('default', 'aging-flag');
+    await openFlag(admin, 'aging-flag');
+    await admin.getByRole('switch', { name: 'Stale' }).click({ force: true });
+    await admin.getByText('aging-flag is marked stale.', { exact: true }).waitFor();
+    expect((await flagOf('aging-flag')).stale).toBe(true);
+  });
+
+  it('says a tag was added', async () => {
+    await createFlag('default', 'tagged-flag');
+    await openFlag(admin, 'tagged-flag');
+    await admin.getByRole('button', { name: 'Add tag', exact: true }).click();
+    await admin.getByRole('textbox', { name: 'Value' }).fill('checkout');
+    await admin.getByRole('button', { name: 'Add', exact: true }).click();
+    await admin.getByText('Tag simple: checkout added.', { exact: true }).waitFor();
+    expect((await flagOf('tagged-flag')).tags).toEqual([{ type: 'simple', value: 'checkout' }]);
+  });
+});
+
+describe('an archived flag', () => {
+  const ARCHIVED = 'retired-flag';
+
+  beforeAll(async () => {
+    await createFlag('default', ARCHIVED, { description: 'The old banner' });
+    await addStrategy(ARCHIVED, { name: 'flexibleRollout', parameters: { rollout: '40', stickiness: 'userId', groupId: ARCHIVED } });
+    await archiveFlag('default', ARCHIVED);
+  });
+
+  it('opens read-only: its name, project, when it was archived and its last configuration, and no control to change it', async () => {
+    await openFlag(admin, ARCHIVED);
+    await admin.getByText(/^Archived (just now|\d+ minutes? ago)$/).waitFor();
+    await admin.getByRole('navigation', { name: 'Breadcrumbs' }).getByRole('link', { name: 'Default' }).waitFor();
+    const development = admin.getByRole('region', { name: 'Environment development' });
+    await development.getByText('40% of users, by userId, group retired-flag', { exact: true }).waitFor();
+    for (const control of ['Edit', 'Delete', 'Archive', 'Add strategy', 'Add tag', 'Add dependency', 'Complete', 'Move']) {
+      expect(await admin.getByRole('main').getByRole('button', { name: control }).count(), control).toBe(0);
+    }
+    expect(await admin.getByRole('switch').count()).toBe(0);
+    await expectAccessible(admin, 'an archived flag');
+    await screenshot(admin, 'flag-archived');
+  });
+
+  it('revives it after asking, and then shows it active', async () => {
+    await openFlag(admin, ARCHIVED);
+    await admin.getByRole('button', { name: 'Revive' }).click();
+    const dialog = admin.getByRole('dialog', { name: `Revive ${ARCHIVED}?` });
+    await expectAccessible(admin, 'the Revive dialog');
+    await dialog.getByRole('button', { name: 'Revive' }).click();
+    await admin.getByText(`${ARCHIVED} is revived.`, { exact: true }).waitFor();
+    await admin.getByRole('switch', { name: 'development: off' }).waitFor();
+    expect(await flagOf(ARCHIVED)).toMatchObject({ archived: false, description: 'The old banner' });
   });
 });
 

@@ -19,7 +19,7 @@ export function CompleteFlag({ project, feature, completed }: { project: string;
         {completed ? 'Change completion' : 'Complete'}
       </Button>
       {completed && (
-        <ConfirmButton label="Undo completion" color="gray" leftSection={<IconArrowBackUp size={16} />} title={`Undo the completion of ${feature}?`} onConfirm={() => uncomplete.mutateAsync(undefined)}>
+        <ConfirmButton label="Undo completion" color="gray" leftSection={<IconArrowBackUp size={16} />} title={`Undo the completion of ${feature}?`} onConfirm={() => uncomplete.mutateAsync(undefined)} done={`${feature} is no longer completed.`}>
           The flag goes back to the stage it was in before it was completed.
         </ConfirmButton>
       )}
@@ -42,7 +42,7 @@ function CompleteDialog({ project, feature, onClose }: { project: string; featur
     ['flag', project, feature],
   );
   return (
-    <FormDialog title={`Complete ${feature}`} submitLabel="Complete" onClose={onClose} onSubmit={() => complete.mutateAsync(undefined)}>
+    <FormDialog title={`Complete ${feature}`} submitLabel="Complete" onClose={onClose} onSubmit={() => complete.mutateAsync(undefined)} done={`${feature} is completed: ${status}.`}>
       <Radio.Group label="The feature was" value={status} onChange={(v) => setStatus(v === 'discarded' ? 'discarded' : 'kept')}>
         <Group mt="xs">
           <Radio value="kept" label="Kept" />

@@ -39,7 +39,7 @@ function EditFlagDialog({ flag, onClose }: { flag: Feature; onClose: () => void 
     ['flags'],
   );
   return (
-    <FormDialog title={`Edit ${flag.name}`} submitLabel="Save" onClose={onClose} onSubmit={() => save.mutateAsync(undefined)}>
+    <FormDialog title={`Edit ${flag.name}`} submitLabel="Save" onClose={onClose} onSubmit={() => save.mutateAsync(undefined)} done={`${flag.name} saved.`}>
       <Textarea label="Description" autosize minRows={2} data-autofocus value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
       <Select label="Type" data={(types.data ?? []).map((t) => ({ value: t.id, label: t.name }))} value={type} onChange={(v) => v && setType(v)} allowDeselect={false} />
       <Switch

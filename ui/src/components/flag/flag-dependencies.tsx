@@ -4,6 +4,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'react';
 import type { components } from '../../../../generated/api.js';
 import { api, ok } from '../../api';
+import { confirmDone } from '../confirm-done';
 import { AddPopover } from '../forms';
 
 type Dependency = components['schemas']['Dependency'];
@@ -19,6 +20,7 @@ export function FlagDependencies(props: { project: string; feature: string; depe
   const remove = useMutation({
     mutationFn: (parent: string) =>
       ok(api.DELETE('/api/admin/projects/{projectId}/features/{featureName}/dependencies/{parent}', { params: { path: { projectId: project, featureName: feature, parent } } })),
+    onSuccess: (_, parent) => confirmDone(`${feature} no longer depends on ${parent}.`),
     onSettled: refresh,
   });
   if (!canAdd && dependencies.length === 0) return null;
@@ -59,7 +61,8 @@ function AddDependency({ project, feature, onAdded }: { project: string; feature
           body: { feature: name, enabled, ...(enabled && variants.length > 0 && { variants }) },
         }),
       ),
-    onSuccess: async () => {
+    onSuccess: async (_, name) => {
+      confirmDone(`${feature} now depends on ${name}.`);
       setParent(null);
       setVariants([]);
       await onAdded();

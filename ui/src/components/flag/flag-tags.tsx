@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { components } from '../../../../generated/api.js';
 import { api, ok } from '../../api';
 import { useTagTypes } from '../../queries';
+import { confirmDone } from '../confirm-done';
 import { AddPopover } from '../forms';
 
 type Tag = components['schemas']['Tag'];
@@ -17,7 +18,10 @@ export function FlagTags({ project, feature, tags, editable }: { project: string
   };
   const remove = useMutation({
     mutationFn: (tag: Tag) => ok(api.DELETE('/api/admin/features/{featureName}/tags/{type}/{value}', { params: { path: { featureName: feature, type: tag.type, value: tag.value } } })),
-    onSuccess: refresh,
+    onSuccess: (_, tag) => {
+      confirmDone(`Tag ${tag.type}: ${tag.value} removed.`);
+      return refresh();
+    },
   });
   return (
     <Group gap="xs" aria-label="Tags" role="group">
@@ -37,14 +41,15 @@ function AddTag({ feature, onAdded }: { feature: string; onAdded: () => Promise<
   const [type, setType] = useState<string | null>('simple');
   const [value, setValue] = useState('');
   const add = useMutation({
-    mutationFn: () => ok(api.POST('/api/admin/features/{featureName}/tags', { params: { path: { featureName: feature } }, body: { type: type ?? 'simple', value: value.trim() } })),
-    onSuccess: async () => {
+    mutationFn: (tag: Tag) => ok(api.POST('/api/admin/features/{featureName}/tags', { params: { path: { featureName: feature } }, body: tag })),
+    onSuccess: async (_, tag) => {
       setValue('');
+      confirmDone(`Tag ${tag.type}: ${tag.value} added.`);
       await onAdded();
     },
   });
   return (
-    <AddPopover label="Add tag" width={240} onSubmit={async () => value.trim() && (await add.mutateAsync())}>
+    <AddPopover label="Add tag" width={240} onSubmit={async () => value.trim() && (await add.mutateAsync({ type: type ?? 'simple', value: value.trim() }))}>
       <Select label="Tag type" data={(types.data ?? []).map((t) => t.name)} value={type} onChange={setType} allowDeselect={false} comboboxProps={{ withinPortal: false }} />
       <TextInput label="Value" value={value} onChange={(e) => setValue(e.currentTarget.value)} required />
     </AddPopover>

@@ -8,6 +8,7 @@ import type { components } from '../../../../generated/api.js';
 import { api, ok } from '../../api';
 import { balanceVariants, percent, variantsBody, variantsProblem, weightOfPercent, type Variant } from '../../lib/variants.js';
 import { useSession } from '../../session';
+import { confirmDone } from '../confirm-done';
 import { Empty } from '../feedback';
 import { useFlagWrite } from './flag-writes';
 
@@ -53,6 +54,7 @@ function EnvironmentVariants({ project, feature, environment }: { project: strin
     onSuccess: () => {
       // A proposal leaves the flag as it is: the editor shows it again.
       if (proposing) setVariants(environment.variants);
+      else confirmDone(`Variants of ${feature} in ${environment.name} saved.`);
       return queryClient.invalidateQueries({ queryKey: ['flag', project, feature] });
     },
   });

@@ -1,0 +1,110 @@
+// An archived flag's page, read-only: its name, project, when it was archived, and its configuration as it was
+// archived (the project's archive holds it whole), with a Revive button for whoever may revive it.
+import { Alert, Badge, Card, Group, Pill, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconArchive, IconArrowBackUp } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import type { components } from '../../../../generated/api.js';
+import { api, ok } from '../../api';
+import { useChange } from '../../queries';
+import { useSession } from '../../session';
+import { ConfirmButton, Empty, PageLoader, QueryError } from '../feedback';
+import { Page } from '../page';
+import { CopyName, Created, FlagBreadcrumbs, TimeAgo } from './flag-header';
+import { StrategyCard } from './strategy-card';
+import { WeightBar } from './weight-bar';
+
+type FeatureEnvironment = components['schemas']['FeatureEnvironment'];
+
+/** The flag `name` from the archive of `project`; `notFound` (the active flag's 404) when it is not there either. */
+export function ArchivedFlag({ project, name, notFound }: { project: string; name: string; notFound: unknown }) {
+  const session = useSession();
+  const archived = useQuery({
+    queryKey: ['flag', project, name, 'archived'],
+    queryFn: async () =>
+      (await ok(api.GET('/api/admin/archive/features/{projectId}', { params: { path: { projectId: project } } }))).features.find((f) => f.name === name) ?? null,
+  });
+  // Afterwards the flag's page reads it again, and shows it active.
+  const revive = useChange(() => ok(api.POST('/api/admin/archive/revive/{featureName}', { params: { path: { featureName: name } } })), ['flags'], ['flag', project, name]);
+
+  if (archived.isPending) return <PageLoader />;
+  if (archived.isError) return <QueryError error={archived.error} />;
+  const f = archived.data;
+  if (!f) return <QueryError error={notFound} />;
+  return (
+    <Stack gap="xs">
+      <FlagBreadcrumbs project={f.project} name={f.name} />
+      <Page
+        title={f.name}
+        description={f.description || undefined}
+        actions={
+          <Group gap="xs">
+            <CopyName name={f.name} />
+            {session.can('reviveFeature', { project: f.project }) && (
+              <ConfirmButton label="Revive" color="blue" leftSection={<IconArrowBackUp size={16} />} title={`Revive ${f.name}?`} onConfirm={() => revive.mutateAsync(undefined)} done={`${f.name} is revived.`}>
+                The flag comes back in {f.project} with its strategies and variants, off in every environment.
+              </ConfirmButton>
+            )}
+          </Group>
+        }
+      >
+        <Alert color="gray" icon={<IconArchive size={18} />} title={<>Archived {f.archivedAt ? <TimeAgo at={f.archivedAt} /> : ''}</>}>
+          SDKs do not get this flag. This is its configuration as it was archived; nothing here can be changed unless it is revived.
+        </Alert>
+        <Group gap="lg">
+          <Text size="sm">Type {f.type}</Text>
+          <Created project={f.project} name={f.name} at={f.createdAt} archived />
+          {f.stale && (
+            <Badge color="red.9" variant="outline">
+              stale
+            </Badge>
+          )}
+        </Group>
+        {f.tags.length > 0 && (
+          <Group gap="xs" aria-label="Tags" role="group">
+            {f.tags.map((tag) => (
+              <Pill key={`${tag.type}:${tag.value}`} size="md">
+                {tag.type}: {tag.value}
+              </Pill>
+            ))}
+          </Group>
+        )}
+        {f.dependencies.length > 0 && <Text size="sm">Depends on: {f.dependencies.map((d) => d.feature).join(', ')}</Text>}
+        <Title order={2} size="h4">
+          Environments when archived
+        </Title>
+        <SimpleGrid cols={{ base: 1, lg: 2 }}>
+          {f.environments.map((environment) => (
+            <ArchivedEnvironment key={environment.name} environment={environment} />
+          ))}
+        </SimpleGrid>
+      </Page>
+    </Stack>
+  );
+}
+
+function ArchivedEnvironment({ environment }: { environment: FeatureEnvironment }) {
+  return (
+    <Card withBorder padding="md" component="section" aria-label={`Environment ${environment.name}`}>
+      <Group justify="space-between" mb="sm">
+        <Group gap="sm">
+          <Title order={3} size="h4">
+            {environment.name}
+          </Title>
+          <Badge variant="default" tt="none">
+            {environment.type}
+          </Badge>
+        </Group>
+        <Badge color={environment.enabled ? 'teal.9' : 'gray.7'} variant="outline" tt="none">
+          {environment.enabled ? 'was on' : 'was off'}
+        </Badge>
+      </Group>
+      <Stack gap="xs">
+        {environment.strategies.length === 0 && <Empty>No strategy.</Empty>}
+        {environment.strategies.map((strategy) => (
+          <StrategyCard key={strategy.id} strategy={strategy} />
+        ))}
+        {environment.variants.length > 0 && <WeightBar variants={environment.variants} label={`Variants in ${environment.name}`} />}
+      </Stack>
+    </Card>
+  );
+}
