@@ -53,6 +53,8 @@ beforeAll(async () => {
 describe("a project's page", () => {
   it('opens from the project list by its name, with breadcrumbs, its description and only its own flags', async () => {
     await visit(admin, '/projects', 'Projects');
+    await expectAccessible(admin, 'the project list');
+    expect(await scrollsSideways(admin)).toBe(false);
     await row(admin, 'Projects', NAME).getByRole('link', { name: NAME, exact: true }).click();
     await admin.getByRole('heading', { level: 1, name: NAME }).waitFor();
     expect(new URL(admin.url()).pathname).toBe(`/projects/${PROJECT}`);
@@ -157,5 +159,19 @@ describe("a project's page", () => {
     await admin.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
     await admin.getByText('Project Short lived deleted.').waitFor();
     expect((await app.admin.GET('/api/admin/projects/{projectId}', { params: { path: { projectId: 'short-lived' } } })).response.status).toBe(404);
+  });
+});
+
+describe('what a Viewer is offered', () => {
+  it("shows a Viewer the project's flags and settings without New flag, Edit project or Delete project", async () => {
+    await createUser(app, { username: 'vic', rootRole: 'Viewer' });
+    const viewer = await signedIn(browser, app, 'vic');
+    await visit(viewer, projectPage(), 'Web store');
+    await viewer.getByRole('table', { name: 'Flags of Web store' }).waitFor();
+    expect(await viewer.getByRole('button', { name: 'New flag' }).count()).toBe(0);
+    await viewer.getByRole('tab', { name: 'Settings' }).click();
+    await viewer.getByRole('table', { name: 'Details of Web store' }).waitFor();
+    expect(await viewer.getByRole('main').getByRole('button', { name: /Edit project|Delete project|Add an environment|Remove/ }).count()).toBe(0);
+    await expectAccessible(viewer, "a project's settings as a Viewer sees them");
   });
 });

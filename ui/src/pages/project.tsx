@@ -75,7 +75,7 @@ export default function Project() {
       >
         <Tabs value={tab} onChange={(value) => setParams(value && value !== 'flags' ? { tab: value } : {}, { replace: true })} keepMounted={false}>
           <Tabs.List>
-            <Tabs.Tab value="flags">Flags ({project.featureCount})</Tabs.Tab>
+            <Tabs.Tab value="flags">Flags</Tabs.Tab>
             <Tabs.Tab value="members">Members</Tabs.Tab>
             <Tabs.Tab value="change-requests">Change requests</Tabs.Tab>
             <Tabs.Tab value="settings">Settings</Tabs.Tab>
