@@ -1,6 +1,6 @@
-import { Anchor, Badge, Button, Group, Pagination, Select, Switch, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Pagination, Select, Stack, Switch, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { IconChevronDown, IconChevronUp, IconPlus, IconSearch, IconSelector } from '@tabler/icons-react';
+import { IconChevronDown, IconChevronUp, IconFilterOff, IconPlus, IconSearch, IconSelector } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -49,8 +49,17 @@ export default function Flags() {
     );
   };
 
+  const mayCreate = session.canSomewhere('createFeature');
+  /** A search or filter narrows the list (the order and favourites-first do not). */
+  const filtered = Boolean(state.q.trim() || state.project || state.type || state.state || state.tag);
+  const clearFilters = () => {
+    setText('');
+    search.cancel();
+    update({ q: '', project: null, type: null, state: null, tag: null });
+  };
+
   return (
-    <Page title="Flags" actions={session.canSomewhere('createFeature') && <CreateFlag project={state.project} trigger={(open) => <Button leftSection={<IconPlus size={16} />} onClick={open}>New flag</Button>} />}>
+    <Page title="Flags" actions={mayCreate && <CreateFlag project={state.project} trigger={(open) => <Button leftSection={<IconPlus size={16} />} onClick={open}>New flag</Button>} />}>
       <Group gap="sm" align="flex-end">
         <TextInput
           label="Search"
@@ -83,7 +92,21 @@ export default function Flags() {
       ) : flags.isError ? (
         <QueryError error={flags.error} />
       ) : flags.data.features.length === 0 ? (
-        <Empty>No flag matches.</Empty>
+        filtered || flags.data.total > 0 ? (
+          <Group gap="sm" py="md">
+            <Text c="gray.7">No flag matches. Try other words or filters, or clear them.</Text>
+            <Button variant="light" leftSection={<IconFilterOff size={16} />} onClick={clearFilters}>
+              Clear the filters
+            </Button>
+          </Group>
+        ) : mayCreate ? (
+          <Stack gap="xs" align="flex-start" py="md">
+            <Text c="gray.7">No flags yet — create your first flag, then turn it on in an environment and read it from an SDK.</Text>
+            <CreateFlag trigger={(open) => <Button variant="light" leftSection={<IconPlus size={16} />} onClick={open}>Create your first flag</Button>} />
+          </Stack>
+        ) : (
+          <Empty>No flags yet. Someone allowed to create flags can add the first one.</Empty>
+        )
       ) : (
         <>
           <Table striped highlightOnHover aria-label="Flags">
