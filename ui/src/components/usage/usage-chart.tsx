@@ -48,7 +48,7 @@ export default function UsageChart({ bars, hoursPerBar, words }: UsageChartProps
           tooltipAnimationDuration={0}
           accessibilityLayer={false}
           yAxisProps={{ width: 56, allowDecimals: false }}
-          xAxisProps={{ height: 56, minTickGap: 8 }}
+          xAxisProps={{ height: 32, minTickGap: 8 }}
           maxBarWidth={48}
         />
       </div>
