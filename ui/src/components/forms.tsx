@@ -1,9 +1,15 @@
 // The dialog every "New …" form uses: fields, Cancel, and a submit that waits for the service (its refusal is
-// shown by the mutation's notification, and the dialog stays open to fix it).
-import { Button, Group, Modal, Popover, Stack } from '@mantine/core';
+// shown by the mutation's notification, or on the fields it names, and the dialog stays open to fix it).
+import { Alert, Button, Group, Modal, Popover, Stack } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type CSSProperties, type FormEvent, type ReactNode } from 'react';
 import { confirmDone } from './confirm-done';
+
+/**
+ * For a form's style: a field's error (its message and the text of the refused input) in red 9, which reads at 4.5:1
+ * or more on white (WCAG AA); Mantine's error red (red 6) reads at 3.3:1.
+ */
+export const READABLE_ERRORS = { '--mantine-color-error': 'var(--mantine-color-red-9)' } as CSSProperties;
 
 /**
  * A form's submit that waits for the service: busy meanwhile, `done` once `action` resolves (and `said` confirmed in a
@@ -36,14 +42,21 @@ export function FormDialog(props: {
   done?: string;
   disabled?: boolean;
   size?: string;
+  /** A refusal of the service that names none of the form's fields (`useFieldErrors().form`), in words. */
+  error?: string | null;
   children: ReactNode;
 }) {
   const [busy, submit] = useSubmit(props.onSubmit, props.onClose, props.done);
   return (
     <Modal opened onClose={props.onClose} title={props.title} size={props.size ?? 'md'}>
-      <form onSubmit={submit}>
+      <form onSubmit={submit} style={READABLE_ERRORS}>
         <Stack>
           {props.children}
+          {props.error && (
+            <Alert color="red" role="alert">
+              {props.error}
+            </Alert>
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={props.onClose}>
               Cancel
@@ -103,7 +116,7 @@ export function AddPopover(props: {
         </Button>
       </Popover.Target>
       <Popover.Dropdown>
-        <form onSubmit={submit}>
+        <form onSubmit={submit} style={READABLE_ERRORS}>
           <Stack gap="xs" w={props.width}>
             {props.children}
             <Button type="submit" size="xs" loading={busy} disabled={props.disabled}>
