@@ -9,6 +9,7 @@ import { expectAccessible, screenshot, signedIn } from './support/browser.js';
 import { uniqueNames } from './support/events.js';
 import { fixtures, ok } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
+import { fitsAt800 } from './support/ui-flag-page.js';
 import { visit } from './support/ui-dialogs.js';
 import { createUser } from './support/users.js';
 
@@ -109,6 +110,7 @@ describe("a strategy's card", () => {
     expect(await cards.nth(1).getByText('Standard', { exact: true }).count()).toBe(1);
     expect(await clauses(cards.nth(1))).toEqual(['On for everyone']);
     await expectAccessible(admin, 'strategy cards read as sentences');
+    await fitsAt800(admin, 'a flag page with strategy cards', () => screenshot(admin, 'strategy-cards'));
   });
 
   it("previews a segment's constraints on the card", async () => {

@@ -33,8 +33,8 @@ export function StrategyCard({ strategy, onEdit, onDelete, deleted, onMoveUp, on
   const { kind, label } = useStrategyLabel(strategy);
   return (
     <Paper withBorder p="sm" data-testid="strategy">
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <Stack gap={6} style={{ minWidth: 0, flex: 1 }}>
+      <Stack gap={6}>
+        <Group justify="space-between" align="flex-start" gap="xs">
           <Group gap="xs">
             <Text fw={600}>{label}</Text>
             {strategy.title && (
@@ -44,32 +44,32 @@ export function StrategyCard({ strategy, onEdit, onDelete, deleted, onMoveUp, on
             )}
             {strategy.disabled && <Badge variant="default">inactive</Badge>}
           </Group>
-          <StrategySentence strategy={strategy} />
-          {strategy.variants.length > 0 && <WeightBar variants={strategy.variants} label={`Variants of ${label}`} />}
-        </Stack>
-        <Group gap="xs" justify="flex-end">
-          {onMoveUp && (
-            <ActionIcon variant="default" aria-label={`Evaluate ${label} earlier`} onClick={onMoveUp}>
-              <IconArrowUp size={14} />
-            </ActionIcon>
-          )}
-          {onMoveDown && (
-            <ActionIcon variant="default" aria-label={`Evaluate ${label} later`} onClick={onMoveDown}>
-              <IconArrowDown size={14} />
-            </ActionIcon>
-          )}
-          {onEdit && (
-            <Button variant="default" size="xs" leftSection={<IconPencil size={14} />} onClick={onEdit}>
-              Edit
-            </Button>
-          )}
-          {onDelete && (
-            <ConfirmButton label="Delete" size="xs" title="Delete this strategy?" onConfirm={onDelete} done={deleted}>
-              The strategy {label} and its constraints are removed from this environment.
-            </ConfirmButton>
-          )}
+          <Group gap="xs" justify="flex-end">
+            {onMoveUp && (
+              <ActionIcon variant="default" aria-label={`Evaluate ${label} earlier`} onClick={onMoveUp}>
+                <IconArrowUp size={14} />
+              </ActionIcon>
+            )}
+            {onMoveDown && (
+              <ActionIcon variant="default" aria-label={`Evaluate ${label} later`} onClick={onMoveDown}>
+                <IconArrowDown size={14} />
+              </ActionIcon>
+            )}
+            {onEdit && (
+              <Button variant="default" size="xs" leftSection={<IconPencil size={14} />} onClick={onEdit}>
+                Edit
+              </Button>
+            )}
+            {onDelete && (
+              <ConfirmButton label="Delete" size="xs" title="Delete this strategy?" onConfirm={onDelete} done={deleted}>
+                The strategy {label} and its constraints are removed from this environment.
+              </ConfirmButton>
+            )}
+          </Group>
         </Group>
-      </Group>
+        <StrategySentence strategy={strategy} />
+        {strategy.variants.length > 0 && <WeightBar variants={strategy.variants} label={`Variants of ${label}`} />}
+      </Stack>
     </Paper>
   );
 }
