@@ -1,7 +1,7 @@
 // Who is signed in, and what they may do. The current user is one query (`me`); a 401 anywhere empties it,
 // which sends the app back to the sign-in page.
 import { createContext, useContext, type ReactNode } from 'react';
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { components } from '../../generated/api.js';
 import type { OperationId } from '../../generated/operations.js';
 import type { Caller, PermissionScope } from '../../shared/caller.js';
@@ -40,9 +40,26 @@ const sessionOf = (user: User | undefined, caller: Caller): Session => ({
 
 export const SESSION_KEY = ['session'] as const;
 
+/** The session's one query: main.tsx starts it as the app loads, before any page is rendered. */
+export const sessionQuery = queryOptions({ queryKey: SESSION_KEY, queryFn: loadSession, staleTime: 5 * 60_000, retry: false });
+
 export function useSessionQuery() {
-  return useQuery({ queryKey: SESSION_KEY, queryFn: loadSession, staleTime: 5 * 60_000, retry: false });
+  return useQuery(sessionQuery);
 }
+
+/**
+ * A session that may do nothing, under which a page renders (hidden) while the real one is read: its data requests
+ * start alongside the session's, and it offers no control the user may not have. The page is mounted afresh, and
+ * shown, under the real session.
+ */
+export const provisionalSession: Session = sessionOf(undefined, {
+  name: 'provisional',
+  userId: null,
+  tokenKind: null,
+  projects: [],
+  environment: '*',
+  grants: [],
+});
 
 /** Signs in with a password (the session cookie), then holds the new session and nothing read before it. */
 export async function signIn(queryClient: QueryClient, username: string, password: string): Promise<void> {

@@ -1,10 +1,13 @@
 import { Group, Stack, Text, Title } from '@mantine/core';
 import { useEffect, type ReactNode } from 'react';
 
+/** The product's name: in the header, and after each page's title in the document's title. */
+export const PRODUCT_NAME = 'Feature flag service';
+
 /** A page's heading (its one h1, also the document title) with its actions on the right. */
 export function Page({ title, description, actions, children }: { title: string; description?: ReactNode; actions?: ReactNode; children: ReactNode }) {
   useEffect(() => {
-    document.title = `${title} · Feature flags`;
+    document.title = `${title} · ${PRODUCT_NAME}`;
   }, [title]);
   return (
     <Stack gap="md">
