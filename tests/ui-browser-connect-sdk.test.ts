@@ -3,7 +3,7 @@
 // comes with a snippet per SDK of its kind, whose URL and secret the service accepts; revoking says so; a page with
 // nothing on it yet says what to create first. axe-core on every state; no sideways scrolling at 800 px.
 // Runs on PGlite only (vitest.config.ts excludes tests/ui-*.test.ts from the PostgreSQL run).
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './support/app.js';
@@ -45,7 +45,7 @@ async function fitsAt800(page: Page, what: string): Promise<void> {
 const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
 
 /** Creates a token through the New API token dialog; answers the dialog that shows its secret, and the secret shown. */
-async function createToken(page: Page, name: string, kind: string): Promise<{ shown: ReturnType<Page['getByRole']>; secret: string }> {
+async function createToken(page: Page, name: string, kind: string): Promise<{ shown: Locator; secret: string }> {
   const dialog = await openDialog(page, 'New token', 'New API token');
   await dialog.getByLabel('Name').fill(name);
   await pick(dialog, 'Kind', kind);
