@@ -121,13 +121,16 @@ describe('the archive across projects', () => {
 });
 
 describe('an admin handles the archive in the browser', () => {
-  it('is reached from the navigation, right after Flags, and passes axe-core', async () => {
+  it('is reached from the navigation, among the flags and projects, and passes axe-core', async () => {
     const project = await projectWithArchived('old-banner', 'old-footer');
     await visit(admin, '/flags', 'Flags');
-    const links = admin.getByRole('navigation', { name: 'Main' }).getByRole('link');
-    await links.getByText('Archive', { exact: true }).waitFor();
-    const labels = (await links.allInnerTexts()).map((label) => label.trim());
-    expect(labels.indexOf('Archive'), labels.join(', ')).toBe(labels.indexOf('Flags') + 1);
+    const group = admin.getByRole('navigation', { name: 'Main' }).getByRole('list', { name: 'Flags & projects' });
+    const labels = (await group.getByRole('link').allInnerTexts()).map((label) => label.trim());
+    expect(labels, labels.join(', ')).toEqual(expect.arrayContaining(['Flags', 'Archive']));
+    await group.getByRole('link', { name: 'Archive', exact: true }).click();
+    await admin.getByRole('heading', { level: 1, name: 'Archive' }).waitFor();
+    expect(new URL(admin.url()).pathname).toBe('/archive');
+    await row(admin, 'old-banner').waitFor();
     await openArchive(admin, project);
     await row(admin, 'old-banner').waitFor();
     await expectAccessible(admin, 'the archive page');
