@@ -57,6 +57,7 @@ describe("a flag's page", () => {
     await expectAccessible(admin, "a flag's edit dialog");
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
+    await admin.getByText('described-flag saved.', { exact: true }).waitFor();
     await admin.getByText('impression data', { exact: true }).waitFor();
     expect(await flagOf('described-flag')).toMatchObject({ description: 'After', type: 'operational', impressionData: true });
   });
@@ -71,6 +72,7 @@ describe("a flag's page", () => {
     expect(await development.getByRole('button', { name: 'Evaluate first earlier' }).count()).toBe(0);
     await development.getByRole('button', { name: 'Evaluate second earlier' }).click();
     await expect.poll(async () => (await flagEnvironment('ordered-flag', 'development')).strategies.map((s) => s.title)).toEqual(['second', 'first']);
+    await admin.getByText('Strategies of ordered-flag in development reordered.', { exact: true }).waitFor();
     await expect.poll(() => development.getByTestId('strategy').first().textContent()).toContain('second');
   });
 

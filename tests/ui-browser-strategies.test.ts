@@ -66,7 +66,8 @@ describe("a strategy's variants", () => {
       { name: 'blue', weight: 700, weightType: 'variable', stickiness: 'default' },
       { name: 'green', weight: 300, weightType: 'fix', stickiness: 'default', payload: { type: 'string', value: 'go' } },
     ]);
-  });
+    // The first page load of the file (cold chunks, axe-core loaded) on a machine shared with other test runs.
+  }, 90_000);
 
   it("shows the strategy's variants as a weight bar on its card", async () => {
     const card = admin.getByRole('region', { name: 'Environment development' }).getByTestId('strategy');
@@ -123,6 +124,20 @@ describe("a strategy's card", () => {
     await screenshot(admin, 'strategy-segment-preview');
     await admin.keyboard.press('Escape');
     await preview.waitFor({ state: 'hidden' });
+  });
+});
+
+describe('deleting a strategy', () => {
+  it('asks first, says it is deleted, and the service no longer has it', async () => {
+    const name = 'pruned-flag';
+    await createFlag('default', name);
+    await addStrategy(name, { name: 'default', title: 'everyone' });
+    await visit(admin, `/projects/default/features/${name}`, name);
+    const card = admin.getByRole('region', { name: 'Environment development' }).getByTestId('strategy');
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await admin.getByRole('dialog', { name: 'Delete this strategy?' }).getByRole('button', { name: 'Delete' }).click();
+    await admin.getByText('Strategy everyone deleted from development.', { exact: true }).waitFor();
+    expect((await flagEnvironment(name)).strategies).toEqual([]);
   });
 });
 

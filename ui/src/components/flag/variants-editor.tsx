@@ -11,6 +11,7 @@ import { useSession } from '../../session';
 import { confirmDone } from '../confirm-done';
 import { Empty } from '../feedback';
 import { useFlagWrite } from './flag-writes';
+import { WeightBar } from './weight-bar';
 
 type FeatureEnvironment = components['schemas']['FeatureEnvironment'];
 type PayloadType = NonNullable<Variant['payload']>['type'];
@@ -115,6 +116,7 @@ function EnvironmentVariants({ project, feature, environment }: { project: strin
           Weights: {balanced.map((v) => `${v.name} ${percent(v.weight ?? 0)}`).join(' · ')}
         </Text>
       )}
+      {variants.length > 0 && !problem && <WeightBar variants={variants} label={`Variant weights in ${environment.name}`} />}
       {problem && (
         <Alert color="red" role="status">
           {problem}
