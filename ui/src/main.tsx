@@ -38,7 +38,7 @@ const cssVariables: CSSVariablesResolver = (theme) => ({
   variables: {},
   light: {
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
-    // A field's error text in red 9 (Mantine's red 6 is 3.3:1 on white).
+    // A field's error (its message and the refused input's text) in red 9: Mantine's red 6 reads at 3.3:1 on white.
     '--mantine-color-error': 'var(--mantine-color-red-9)',
     ...Object.fromEntries(
       Object.keys(theme.colors).flatMap((color) => [

@@ -18,6 +18,9 @@ export const useTags = () => useQuery({ queryKey: ['tags'], queryFn: async () =>
 /** Options for a Select from a list of names. */
 export const optionsOf = (names: string[] | undefined) => (names ?? []).map((name) => ({ value: name, label: name }));
 
+/** Options for a Select of projects: each chosen by its id, shown by its name. */
+export const projectOptions = (projects: { id: string; name: string }[] | undefined) => (projects ?? []).map((p) => ({ value: p.id, label: p.name }));
+
 /** A change through the API, after which the answers under `refresh` are read again. */
 export function useChange<V, R>(change: (variables: V) => Promise<R>, ...refresh: string[][]) {
   const queryClient = useQueryClient();

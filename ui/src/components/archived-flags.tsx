@@ -14,7 +14,7 @@ import { confirmDone } from './confirm-done';
 import { ConfirmButton } from './feedback';
 import { when } from './forms';
 import { ListTable, type Rows } from './list';
-import { projectPath } from './project/path';
+import { projectPath } from '../paths';
 
 type SearchedFeature = components['schemas']['SearchedFeature'];
 

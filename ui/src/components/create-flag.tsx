@@ -9,7 +9,6 @@ import { flagPath } from '../paths';
 import { useFeatureTypes, useProjects } from '../queries';
 import { useSession } from '../session';
 import { confirmDone } from './confirm-done';
-import { READABLE_ERRORS } from './forms';
 
 /**
  * "New flag": a name (checked when it is left: its format, then whether a flag, archived ones included, has it), a
@@ -63,7 +62,7 @@ export function CreateFlag({ trigger, project: viewed }: { trigger: (open: () =>
     <>
       {trigger(() => setOpened(true))}
       <Modal opened={opened} onClose={() => setOpened(false)} title="New flag">
-        <form onSubmit={submit} style={READABLE_ERRORS}>
+        <form onSubmit={submit}>
           <Stack>
             <TextInput label="Name" description="Letters, digits and _ . ! ~ * ' ( ) -; unique, archived flags included" data-autofocus {...name.inputProps} />
             <Select label="Project" required data={allowed} value={chosenProject} onChange={setProject} allowDeselect={false} />

@@ -10,7 +10,6 @@ import { holdsSomewhere } from '../lib/permissions.js';
 import { useEnvironments, useProjects } from '../queries';
 import { useSession } from '../session';
 import { confirmDone } from './confirm-done';
-import { READABLE_ERRORS } from './forms';
 
 type TokenKind = 'client' | 'frontend' | 'admin';
 export type CreatedToken = components['schemas']['ApiTokenWithSecret'];
@@ -60,7 +59,7 @@ export function CreateToken({ onClose, onCreated }: { onClose: () => void; onCre
 
   return (
     <Modal opened onClose={onClose} title="New API token">
-      <form onSubmit={submit} style={READABLE_ERRORS}>
+      <form onSubmit={submit}>
         <Stack>
           <TextInput label="Name" description="For people; several tokens may share a name" data-autofocus {...name.inputProps} />
           <Select

@@ -2,14 +2,8 @@
 // shown by the mutation's notification, or on the fields it names, and the dialog stays open to fix it).
 import { Alert, Button, Group, Modal, Popover, Stack } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { useState, type CSSProperties, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { confirmDone } from './confirm-done';
-
-/**
- * For a form's style: a field's error (its message and the text of the refused input) in red 9, which reads at 4.5:1
- * or more on white (WCAG AA); Mantine's error red (red 6) reads at 3.3:1.
- */
-export const READABLE_ERRORS = { '--mantine-color-error': 'var(--mantine-color-red-9)' } as CSSProperties;
 
 /**
  * A form's submit that waits for the service: busy meanwhile, `done` once `action` resolves (and `said` confirmed in a
@@ -49,7 +43,7 @@ export function FormDialog(props: {
   const [busy, submit] = useSubmit(props.onSubmit, props.onClose, props.done);
   return (
     <Modal opened onClose={props.onClose} title={props.title} size={props.size ?? 'md'}>
-      <form onSubmit={submit} style={READABLE_ERRORS}>
+      <form onSubmit={submit}>
         <Stack>
           {props.children}
           {props.error && (
@@ -116,7 +110,7 @@ export function AddPopover(props: {
         </Button>
       </Popover.Target>
       <Popover.Dropdown>
-        <form onSubmit={submit} style={READABLE_ERRORS}>
+        <form onSubmit={submit}>
           <Stack gap="xs" w={props.width}>
             {props.children}
             <Button type="submit" size="xs" loading={busy} disabled={props.disabled}>

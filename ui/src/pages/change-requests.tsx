@@ -8,7 +8,7 @@ import type { ChangeRequestState } from '../components/change-requests/request-a
 import { RequestCard } from '../components/change-requests/request-card';
 import { Loaded } from '../components/feedback';
 import { Page } from '../components/page';
-import { useProjects } from '../queries';
+import { projectOptions, useProjects } from '../queries';
 
 const states: ChangeRequestState[] = ['Draft', 'In review', 'Approved', 'Scheduled', 'Applied', 'Rejected', 'Cancelled'];
 
@@ -36,7 +36,7 @@ function AllRequests({ project, setProject }: { project: string; setProject: (pr
   return (
     <Page title="Change requests" description="Flag changes in protected environments wait here for their approvals.">
       <Group>
-        <Select label="Project" data={(projects.data ?? []).map((p) => p.id)} value={project} onChange={(p) => p && setProject(p)} allowDeselect={false} w={220} />
+        <Select label="Project" data={projectOptions(projects.data)} value={project} onChange={(p) => p && setProject(p)} allowDeselect={false} w={220} />
       </Group>
       <Stack gap="xs" component="section" aria-labelledby="change-request-config">
         <Title order={2} size="h4" id="change-request-config">

@@ -11,8 +11,8 @@ import { CreateFlag } from '../components/create-flag';
 import { FlagFavoriteStar } from '../components/favorite-star';
 import { describeStage } from '../lib/lifecycle.js';
 import { flagStates, pageCount, PAGE_SIZE, readListState, searchQuery, writeListState, type FlagListState } from '../lib/flag-search.js';
-import { optionsOf, useFeatureTypes, useProjects, useTags } from '../queries';
-import { flagPath } from '../paths';
+import { optionsOf, projectOptions, useFeatureTypes, useProjects, useTags } from '../queries';
+import { flagPath, projectPath } from '../paths';
 import { useSession } from '../session';
 
 export default function Flags() {
@@ -72,7 +72,7 @@ export default function Flags() {
           }}
           w={260}
         />
-        <Select label="Project" placeholder="Any" clearable data={optionsOf(projects.data?.map((p) => p.id))} value={state.project} onChange={(project) => update({ project })} w={170} />
+        <Select label="Project" placeholder="Any" clearable data={projectOptions(projects.data)} value={state.project} onChange={(project) => update({ project })} w={170} />
         <Select label="Type" placeholder="Any" clearable data={(types.data ?? []).map((t) => ({ value: t.id, label: t.name }))} value={state.type} onChange={(type) => update({ type })} w={170} />
         <Select label="State" placeholder="Any" clearable data={[...flagStates]} value={state.state} onChange={(value) => update({ state: value })} w={170} />
         <Select
@@ -136,7 +136,11 @@ export default function Flags() {
                       )}
                     </Group>
                   </Table.Td>
-                  <Table.Td>{flag.project}</Table.Td>
+                  <Table.Td>
+                    <Anchor component={Link} to={projectPath(flag.project)}>
+                      {projects.data?.find((p) => p.id === flag.project)?.name ?? flag.project}
+                    </Anchor>
+                  </Table.Td>
                   <Table.Td>{flag.type}</Table.Td>
                   <Table.Td>
                     <Group gap={4}>

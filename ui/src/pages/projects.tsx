@@ -9,7 +9,7 @@ import { ListTable } from '../components/list';
 import { Page } from '../components/page';
 import { ProjectDialog } from '../components/project-form';
 import { ProjectEnvironments } from '../components/project-environments';
-import { projectPath } from '../components/project/path';
+import { projectPath } from '../paths';
 import { useChange, useProjects } from '../queries';
 import { useSession } from '../session';
 
