@@ -1,5 +1,5 @@
 // An archived flag's page, read-only: its name, project, when it was archived, and its configuration as it was
-// archived (the project's archive holds it whole), with a Revive button for whoever may revive it.
+// archived (the flag search finds it in the archive, whole), with a Revive button for whoever may revive it.
 import { Alert, Badge, Card, Group, Pill, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArchive, IconArrowBackUp } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -9,20 +9,17 @@ import { useChange } from '../../queries';
 import { useSession } from '../../session';
 import { ConfirmButton, Empty, PageLoader, QueryError } from '../feedback';
 import { Page } from '../page';
-import { CopyName, Created, FlagBreadcrumbs, TimeAgo } from './flag-header';
+import { CopyName, Created, FlagBreadcrumbs, searchedFlag, TimeAgo } from './flag-header';
 import { StrategyCard } from './strategy-card';
 import { WeightBar } from './weight-bar';
 
-type FeatureEnvironment = components['schemas']['FeatureEnvironment'];
+type SearchedFeatureEnvironment = components['schemas']['SearchedFeatureEnvironment'];
 
 /** The flag `name` from the archive of `project`; `notFound` (the active flag's 404) when it is not there either. */
 export function ArchivedFlag({ project, name, notFound }: { project: string; name: string; notFound: unknown }) {
   const session = useSession();
-  const archived = useQuery({
-    queryKey: ['flag', project, name, 'archived'],
-    queryFn: async () =>
-      (await ok(api.GET('/api/admin/archive/features/{projectId}', { params: { path: { projectId: project } } }))).features.find((f) => f.name === name) ?? null,
-  });
+  // The flag search finds it in the archive with its configuration and creator (reading the whole project's archive is not needed).
+  const archived = useQuery({ queryKey: ['flag', project, name, 'archived'], queryFn: () => searchedFlag(project, name, true) });
   // Afterwards the flag's page reads it again, and shows it active.
   const revive = useChange(() => ok(api.POST('/api/admin/archive/revive/{featureName}', { params: { path: { featureName: name } } })), ['flags'], ['flag', project, name]);
 
@@ -52,7 +49,7 @@ export function ArchivedFlag({ project, name, notFound }: { project: string; nam
         </Alert>
         <Group gap="lg">
           <Text size="sm">Type {f.type}</Text>
-          <Created project={f.project} name={f.name} at={f.createdAt} archived />
+          <Created project={f.project} name={f.name} at={f.createdAt} by={f.createdBy.name} />
           {f.stale && (
             <Badge color="red.9" variant="outline">
               stale
@@ -68,7 +65,6 @@ export function ArchivedFlag({ project, name, notFound }: { project: string; nam
             ))}
           </Group>
         )}
-        {f.dependencies.length > 0 && <Text size="sm">Depends on: {f.dependencies.map((d) => d.feature).join(', ')}</Text>}
         <Title order={2} size="h4">
           Environments when archived
         </Title>
@@ -82,7 +78,7 @@ export function ArchivedFlag({ project, name, notFound }: { project: string; nam
   );
 }
 
-function ArchivedEnvironment({ environment }: { environment: FeatureEnvironment }) {
+function ArchivedEnvironment({ environment }: { environment: SearchedFeatureEnvironment }) {
   return (
     <Card withBorder padding="md" component="section" aria-label={`Environment ${environment.name}`}>
       <Group justify="space-between" mb="sm">

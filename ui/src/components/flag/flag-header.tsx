@@ -38,29 +38,29 @@ export function TimeAgo({ at }: { at: string }) {
   );
 }
 
-/** Who created the flag, as the flag search names them (the flag, archived or not, found by its exact name). */
-export function useFlagCreator(project: string, name: string, archived = false) {
-  return useQuery({
-    queryKey: ['flag-creator', project, name, archived],
-    queryFn: async () => {
-      const found = await ok(
-        api.GET('/api/admin/search/features', {
-          params: { query: { query: name, project: `IS:${project}`, limit: '100', ...(archived && { archived: 'IS:true' as const }) } },
-        }),
-      );
-      return found.features.find((f) => f.name === name)?.createdBy.name ?? null;
-    },
-    staleTime: Infinity,
-  });
+/** The flag as the flag search shows it (with its creator), active or `archived`, found by its exact name; null when it is not there. */
+export async function searchedFlag(project: string, name: string, archived: boolean) {
+  const found = await ok(
+    api.GET('/api/admin/search/features', {
+      params: { query: { query: name, project: `IS:${project}`, limit: '100', ...(archived && { archived: 'IS:true' as const }) } },
+    }),
+  );
+  return found.features.find((f) => f.name === name) ?? null;
 }
 
-/** "Created 3 days ago by alice". */
-export function Created({ project, name, at, archived = false }: { project: string; name: string; at: string; archived?: boolean }) {
-  const creator = useFlagCreator(project, name, archived);
+/** "Created 3 days ago by alice": `by` when known, else read from the flag search. */
+export function Created({ project, name, at, by }: { project: string; name: string; at: string; by?: string }) {
+  const creator = useQuery({
+    queryKey: ['flag-creator', project, name],
+    queryFn: async () => (await searchedFlag(project, name, false))?.createdBy.name ?? null,
+    enabled: by === undefined,
+    staleTime: Infinity,
+  });
+  const who = by ?? creator.data;
   return (
     <Text size="sm">
       Created <TimeAgo at={at} />
-      {creator.data ? ` by ${creator.data}` : ''}
+      {who ? ` by ${who}` : ''}
     </Text>
   );
 }
