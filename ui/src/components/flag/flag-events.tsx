@@ -24,7 +24,8 @@ export function FlagEvents({ feature }: { feature: string }) {
 
 type Event = components['schemas']['Event'];
 
-const wrap = { overflowWrap: 'anywhere' as const };
+/** Long creators (emails) break anywhere rather than widen the table; short ones stay whole. */
+const breakable = { overflowWrap: 'anywhere' as const, minWidth: '6rem' };
 
 /**
  * Events, newest first as given; each opens to what it changed (preData against data). With `showFlag`, the flag and
@@ -61,9 +62,9 @@ export function EventTable({ events, showFlag = false, projectNames }: { events:
             <Fragment key={event.id}>
               <Table.Tr>
                 <Table.Td>{new Date(event.createdAt).toLocaleString()}</Table.Td>
-                <Table.Td style={wrap}>{event.type}</Table.Td>
+                <Table.Td>{event.type}</Table.Td>
                 {showFlag && (
-                  <Table.Td style={wrap}>
+                  <Table.Td>
                     {event.featureName && event.project ? (
                       <Anchor component={Link} to={flagPath(event.project, event.featureName)}>
                         {event.featureName}
@@ -74,7 +75,7 @@ export function EventTable({ events, showFlag = false, projectNames }: { events:
                   </Table.Td>
                 )}
                 {showFlag && (
-                  <Table.Td style={wrap}>
+                  <Table.Td>
                     {event.project && (
                       <Anchor component={Link} to={`/projects/${encodeURIComponent(event.project)}`}>
                         {projectNames?.get(event.project) ?? event.project}
@@ -83,7 +84,7 @@ export function EventTable({ events, showFlag = false, projectNames }: { events:
                   </Table.Td>
                 )}
                 <Table.Td>{event.environment ?? ''}</Table.Td>
-                <Table.Td style={wrap}>{event.createdBy}</Table.Td>
+                <Table.Td style={breakable}>{event.createdBy}</Table.Td>
                 <Table.Td>
                   {(event.data !== null || event.preData !== null) && (
                     <Button
