@@ -247,10 +247,9 @@ describe('the New flag dialog', () => {
   });
 
   it('preselects the project whose flags are shown', async () => {
-    // Named as its id: the field shows the project's name, which then tells the projects apart as the id would.
-    await ok(app.admin.POST('/api/admin/projects', { body: { id: 'viewed-project', name: 'viewed-project' } }));
+    await ok(app.admin.POST('/api/admin/projects', { body: { id: 'viewed-project', name: 'Viewed project' } }));
     const dialog = await openNewFlag('/flags?project=viewed-project');
-    expect(await dialog.getByRole('combobox', { name: 'Project' }).inputValue()).toBe('viewed-project');
+    expect(await dialog.getByRole('combobox', { name: 'Project' }).inputValue()).toBe('Viewed project'); // shown by its name
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 });

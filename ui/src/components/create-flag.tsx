@@ -6,7 +6,7 @@ import { api, ok } from '../api';
 import { takenBecause, URL_SAFE_NAME, useFieldErrors, useNameField } from '../lib/field-errors';
 import { projectsWhere } from '../lib/permissions.js';
 import { flagPath } from '../paths';
-import { useFeatureTypes, useProjects } from '../queries';
+import { projectOptions, useFeatureTypes, useProjects } from '../queries';
 import { useSession } from '../session';
 import { confirmDone } from './confirm-done';
 
@@ -65,7 +65,7 @@ export function CreateFlag({ trigger, project: viewed }: { trigger: (open: () =>
         <form onSubmit={submit}>
           <Stack>
             <TextInput label="Name" description="Letters, digits and _ . ! ~ * ' ( ) -; unique, archived flags included" data-autofocus {...name.inputProps} />
-            <Select label="Project" required data={allowed} value={chosenProject} onChange={setProject} allowDeselect={false} />
+            <Select label="Project" required data={projectOptions(projects.data?.filter((p) => allowed.includes(p.id)))} value={chosenProject} onChange={setProject} allowDeselect={false} />
             <Select
               label="Type"
               data={(types.data ?? []).map((t) => ({ value: t.id, label: t.name }))}
