@@ -104,6 +104,13 @@ describe('the event log', () => {
     expect(new URL(page.url()).pathname).toBe(`/projects/default/features/${FLAG}`);
   });
 
+  it("opens the project's page from its name", async () => {
+    await visit(page, `/events?q=${FLAG}`, 'Event log');
+    await row(page, 'Events', 'feature-created').getByRole('link', { name: 'Default' }).click();
+    await page.waitForURL((url) => url.pathname === '/projects/default');
+    await page.getByRole('heading', { level: 1, name: /Default/ }).waitFor();
+  });
+
   it("shows the same before and after in the Events tab of the flag's page", async () => {
     await visit(page, `/projects/default/features/${FLAG}?tab=events`, FLAG);
     await loaded(page);

@@ -5,7 +5,7 @@ import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
 import type { components } from '../../../../generated/api.js';
 import { api, ok } from '../../api';
-import { flagPath } from '../../paths';
+import { flagPath, projectPath } from '../../paths';
 import { changeCount, EventChanges } from '../events/event-changes';
 import { Loaded } from '../feedback';
 
@@ -77,7 +77,7 @@ export function EventTable({ events, showFlag = false, projectNames }: { events:
                 {showFlag && (
                   <Table.Td>
                     {event.project && (
-                      <Anchor component={Link} to={`/projects/${encodeURIComponent(event.project)}`}>
+                      <Anchor component={Link} to={projectPath(event.project)}>
                         {projectNames?.get(event.project) ?? event.project}
                       </Anchor>
                     )}
