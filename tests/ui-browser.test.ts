@@ -381,7 +381,7 @@ describe('the frame at any width', () => {
 });
 
 describe('how the UI is served', () => {
-  it('loads the first page with at most 300 KB of gzipped JavaScript, hashed assets cached for a year', async () => {
+  it('loads the first page with at most 250 KB of gzipped JavaScript, hashed assets cached for a year', async () => {
     // A new profile with the admin's cookie and an empty cache, opening the flag list directly.
     const context = await browser.newContext({ baseURL: app.url, storageState: await admin.context().storageState() });
     const page = await context.newPage();
@@ -399,7 +399,7 @@ describe('how the UI is served', () => {
     for (const script of scripts) expect(script, script.path).toEqual({ path: expect.stringMatching(/^\/assets\//), cacheControl: 'public, max-age=31536000, immutable' });
     const gzipped = scripts.reduce((sum, { path: file }) => sum + gzipSync(readFileSync(path.join('dist', 'ui', file)), { level: 9 }).length, 0);
     console.log(`first load of /flags: ${scripts.length} scripts, ${(gzipped / 1024).toFixed(1)} KB of gzipped JavaScript`);
-    expect(gzipped).toBeLessThanOrEqual(300 * 1024);
+    expect(gzipped).toBeLessThanOrEqual(250 * 1024);
   });
 
   it('answers an unknown API path with the JSON 404 even to a browser', async () => {

@@ -7,6 +7,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api, errorMessage, ok } from '../api';
 import { PageLoader } from '../components/feedback';
+import { PRODUCT_NAME } from '../components/page';
 import { NewPasswordFields, useNewPassword } from '../components/new-password';
 import { signIn, useSessionQuery } from '../session';
 
@@ -25,7 +26,7 @@ export default function NewUser() {
   });
 
   useEffect(() => {
-    document.title = 'Join · Feature flags';
+    document.title = `Join · ${PRODUCT_NAME}`;
   }, []);
 
   if (session.data) return <Navigate to="/flags" replace />;

@@ -7,6 +7,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api, errorMessage, ok } from '../api';
 import { PageLoader, QueryError } from '../components/feedback';
+import { PRODUCT_NAME } from '../components/page';
 import { signIn, useSessionQuery } from '../session';
 
 /** Only a path of this app: a `next` pointing elsewhere is ignored. */
@@ -20,7 +21,7 @@ export default function SignIn() {
   const options = useQuery({ queryKey: ['sign-in-options'], queryFn: () => ok(api.GET('/auth/options')) });
 
   useEffect(() => {
-    document.title = 'Sign in · Feature flags';
+    document.title = `Sign in · ${PRODUCT_NAME}`;
   }, []);
 
   if (session.data) return <Navigate to={next} replace />;
