@@ -137,6 +137,15 @@ describe('searching the event log', () => {
     expect(body.events).toHaveLength(50);
     expect(body.total).toBe(57);
   });
+
+  it('gives at most 1000 events a page, however many are asked for', async () => {
+    const crowded = await newProject('crowded');
+    // No operation writes a thousand events cheaply: they are written directly.
+    await app.db.insert(t.events).values(Array.from({ length: 1001 }, (_, i) => ({ type: 'feature-tagged' as const, createdBy: 'test', project: crowded, featureName: 'crowded-flag', data: { type: 'simple', value: `c${i}` } })));
+    const body = await found({ project: `IS:${crowded}`, limit: '5000' });
+    expect(body.events).toHaveLength(1000);
+    expect(body.total).toBe(1002);
+  });
 });
 
 describe('who may search', () => {
