@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './support/app.js';
-import { expectAccessible, screenshot, signedIn } from './support/browser.js';
+import { expectAccessible, newPage, screenshot, signedIn } from './support/browser.js';
 import { ok } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
 import { loaded } from './support/ui-dialogs.js';
@@ -63,6 +63,35 @@ describe('every page of the navigation', () => {
       }
       await screenshot(admin, `page-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`);
     }
+    expect(failures).toEqual([]);
+  }, 240_000);
+});
+
+/** Checks the page at `path` as the navigation sweep does: no sideways scroll, no axe-core violation, a screenshot. */
+async function sweep(page: Page, path: string, name: string, failures: string[]): Promise<void> {
+  await page.goto(path);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await loaded(page);
+  try {
+    const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+    expect(scrollWidth, `${path} is ${scrollWidth} px wide in a window of ${clientWidth} px`).toBeLessThanOrEqual(clientWidth);
+    await expectAccessible(page, `${path} at 800 px`);
+  } catch (error) {
+    failures.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  await screenshot(page, `page-${name}`);
+}
+
+describe('the pages reached from others', () => {
+  it("at 800 × 900 a flag's and a project's every tab, the profile and the sign-in page scroll none sideways and have no axe-core violation", async () => {
+    const failures: string[] = [];
+    const flag = '/projects/payments/features/checkout-v2';
+    for (const tab of ['environments', 'variants', 'usage', 'events']) await sweep(admin, `${flag}?tab=${tab}`, `flag-${tab}`, failures);
+    for (const tab of ['flags', 'members', 'change-requests', 'settings']) await sweep(admin, `/projects/payments?tab=${tab}`, `project-${tab}`, failures);
+    await sweep(admin, '/profile', 'profile', failures);
+    const signedOut = await newPage(browser, app.url);
+    await signedOut.setViewportSize({ width: 800, height: 900 });
+    await sweep(signedOut, '/signin', 'sign-in', failures);
     expect(failures).toEqual([]);
   }, 240_000);
 });

@@ -14,6 +14,10 @@ import { loaded } from './support/ui-dialogs.js';
 import { createUser, USER_PASSWORD } from './support/users.js';
 
 const FLAG = 'checkout-redesign';
+
+/** The flags' names in the flag list, in its order (its other links, such as each flag's project, left out). */
+const flagLinks = (page: Page) => page.getByRole('table', { name: 'Flags' }).locator('a[href*="/features/"]');
+
 let app: TestApp;
 let browser: Browser;
 let clientToken: string;
@@ -160,17 +164,19 @@ describe('an admin in the browser', () => {
     await visitThroughNav(page, 'Flags');
     await page.getByRole('combobox', { name: 'Type' }).click();
     await page.getByRole('option', { name: 'Experiment' }).click();
-    await expect.poll(() => page.getByRole('table', { name: 'Flags' }).getByRole('link').allTextContents()).toEqual(['list-beta', 'list-alpha']);
+    await expect.poll(() => flagLinks(page).allTextContents()).toEqual(['list-beta', 'list-alpha']);
     await page.getByRole('button', { name: 'Name' }).click();
     await page.getByRole('button', { name: 'Name' }).click();
-    await expect.poll(() => page.getByRole('table', { name: 'Flags' }).getByRole('link').allTextContents()).toEqual(['list-alpha', 'list-beta']);
+    await expect.poll(() => flagLinks(page).allTextContents()).toEqual(['list-alpha', 'list-beta']);
     expect(new URL(page.url()).search).toBe('?type=experiment&sort=name&order=asc');
     await page.getByRole('combobox', { name: 'Type' }).click();
     await page.getByRole('option', { name: 'Experiment' }).click();
     await page.getByRole('textbox', { name: 'Search' }).fill('checkout');
-    await expect.poll(() => page.getByRole('table', { name: 'Flags' }).getByRole('link').allTextContents()).toEqual([FLAG]);
+    await expect.poll(() => flagLinks(page).allTextContents()).toEqual([FLAG]);
+    // Its project by name, a link to the project's page.
+    expect(await page.getByRole('table', { name: 'Flags' }).getByRole('link', { name: 'Default', exact: true }).getAttribute('href')).toBe('/projects/default');
     await page.getByRole('textbox', { name: 'Search' }).fill('');
-    await expect.poll(() => page.getByRole('table', { name: 'Flags' }).getByRole('link').count()).toBe(3);
+    await expect.poll(() => flagLinks(page).count()).toBe(3);
     await expectAccessible(page, 'the flag list');
     await screenshot(page, '02-flags');
   });
@@ -213,7 +219,7 @@ describe('an admin in the browser', () => {
     await page.getByRole('dialog', { name: `Archive ${FLAG}?` }).getByRole('button', { name: 'Archive' }).click();
     await page.getByRole('heading', { level: 1, name: 'Flags' }).waitFor();
     await until('the client API to drop the flag', clientFlag, (f) => f === undefined);
-    await expect.poll(() => page.getByRole('table', { name: 'Flags' }).getByRole('link').allTextContents()).toEqual(['list-beta', 'list-alpha']);
+    await expect.poll(() => flagLinks(page).allTextContents()).toEqual(['list-beta', 'list-alpha']);
   });
 
   it('creates a client token and shows its secret once, with a copy button', async () => {
