@@ -86,7 +86,7 @@ describe('the playground explains each result', () => {
     expect(await why.getAttribute('aria-controls')).toBe(await region.getAttribute('id'));
     const strategy = region.getByRole('list', { name: 'Strategies in development, in order' }).locator(':scope > li');
     await expect.poll(() => strategy.count()).toBe(1);
-    expect(await strategy.first().textContent()).toContain('Gradual rollout 100% by userId');
+    expect(await strategy.first().textContent()).toContain('Gradual rollout: 100% of users, by userId, group new-checkout');
     expect(await strategy.first().textContent()).toContain('not matched');
     const constraint = items(region, 'Constraints of strategy 1');
     expect(await constraint.textContent()).toBe('✗userId is one of alice· context value: bob');

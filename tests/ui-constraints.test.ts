@@ -4,17 +4,20 @@ import { describe, expect, it } from 'vitest';
 import { normalizeConstraint } from '../domain/flags/strategy-rules.js';
 import {
   constraintBody,
+  caseWords,
   constraintProblem,
+  constraintValues,
   describeConstraint,
   isoToLocalInput,
   localInputToIso,
   operatorGroups,
+  operatorWords,
   valueInputFor,
   withOperator,
   type Constraint,
   type Operator,
 } from '../ui/src/lib/constraints.js';
-import { parameterWords, rolloutWords, strategyClauses, strategyKind, timeAgo } from '../ui/src/lib/strategy-words.js';
+import { parameterWords, rolloutWords, strategyClauses, strategyHeadline, strategyKind, timeAgo } from '../ui/src/lib/strategy-words.js';
 
 const serverAccepts = (constraint: Constraint) => {
   try {
@@ -155,6 +158,30 @@ describe('dates entered in local time', () => {
   });
 });
 
+describe('a constraint read as a sentence', () => {
+  it('says each operator plainly and inverted, ignoring case only where the operator compares text', () => {
+    expect(operatorWords({ operator: 'IN' })).toBe('is one of');
+    expect(operatorWords({ operator: 'IN', inverted: true })).toBe('is not one of');
+    expect(operatorWords({ operator: 'NOT_IN', inverted: true })).toBe('is one of');
+    expect(operatorWords({ operator: 'STR_STARTS_WITH', inverted: true })).toBe('does not start with');
+    expect([caseWords({ operator: 'STR_STARTS_WITH', caseInsensitive: true }), caseWords({ operator: 'REGEX', caseInsensitive: true })]).toEqual([' (ignoring case)', ' (ignoring case)']);
+    expect([caseWords({ operator: 'NUM_GTE', caseInsensitive: true }), caseWords({ operator: 'STR_CONTAINS', caseInsensitive: false })]).toEqual(['', '']);
+    expect(operatorWords({ operator: 'SEMVER_LT' })).toBe('is a version before');
+  });
+
+  it('compares list operators with their list and the others with their one value', () => {
+    expect(constraintValues({ operator: 'STR_CONTAINS', values: ['a', 'b'], value: 'x' })).toEqual(['a', 'b']);
+    expect(constraintValues({ operator: 'NUM_EQ', values: ['1'], value: '2' })).toEqual(['2']);
+    expect(constraintValues({ operator: 'NUM_EQ', values: ['1'] })).toEqual(['1']);
+  });
+
+  it('puts the inversion in the verb: one line per constraint', () => {
+    expect(describeConstraint({ contextName: 'country', operator: 'IN', values: ['SE', 'NO'] })).toBe('country is one of SE, NO');
+    expect(describeConstraint({ contextName: 'appVersion', operator: 'SEMVER_GTE', inverted: true, value: '1.2.0' })).toBe('appVersion is not at least version 1.2.0');
+    expect(describeConstraint({ contextName: 'email', operator: 'STR_ENDS_WITH', caseInsensitive: true, values: ['@x.io'] })).toBe('email ends with @x.io (ignoring case)');
+  });
+});
+
 describe('a strategy read as a sentence (ui/src/lib/strategy-words.ts)', () => {
   const definitions = [{ name: 'tenant', title: 'Tenants', displayName: 'Tenants', parameters: [{ name: 'tenantIds', type: 'list' as const, description: '', required: true }] }];
   const strategy = (name: string, parameters: Record<string, string> = {}, more: { constraints?: Constraint[]; segments?: number[] } = {}) => ({
@@ -201,6 +228,14 @@ describe('a strategy read as a sentence (ui/src/lib/strategy-words.ts)', () => {
     expect(parameterWords(strategy('applicationHostname', { hostNames: 'web-1,web-2' }), [])).toBe('hostname is one of web-1, web-2');
     expect(parameterWords(strategy('tenant', { tenantIds: 'acme' }), definitions)).toBe('tenantIds is acme');
     expect(parameterWords(strategy('tenant', { tenantIds: '' }), definitions)).toBeUndefined();
+  });
+
+  it('says a strategy in one line, its name then what its parameters ask, the older rollouts included', () => {
+    expect(strategyHeadline(strategy('flexibleRollout', { rollout: '25', stickiness: 'userId', groupId: 'f' }), [])).toBe('Gradual rollout: 25% of users, by userId, group f');
+    expect(strategyHeadline(strategy('default'), [])).toBe('Standard');
+    expect(strategyHeadline(strategy('gradualRolloutSessionId', { percentage: '10', groupId: 'f' }), [])).toBe('Gradual rollout (sessionId): 10% of users, by sessionId, group f');
+    expect(strategyHeadline(strategy('gradualRolloutRandom', { percentage: '5' }), [])).toBe('Random rollout: 5% of users, at random');
+    expect(strategyHeadline(strategy('tenant', { tenantIds: 'acme' }), definitions)).toBe('Tenants: tenantIds is acme');
   });
 
   it('says how long ago an instant was in words', () => {

@@ -15,54 +15,49 @@ export type ValueInput =
   | { kind: 'semver' }
   | { kind: 'regex' };
 
-export const operatorGroups: { group: string; operators: { value: Operator; label: string }[] }[] = [
-  {
-    group: 'Lists',
-    operators: [
-      { value: 'IN', label: 'is one of' },
-      { value: 'NOT_IN', label: 'is not one of' },
-    ],
-  },
-  {
-    group: 'Text',
-    operators: [
-      { value: 'STR_STARTS_WITH', label: 'starts with' },
-      { value: 'STR_ENDS_WITH', label: 'ends with' },
-      { value: 'STR_CONTAINS', label: 'contains' },
-      { value: 'REGEX', label: 'matches the regular expression' },
-    ],
-  },
-  {
-    group: 'Numbers',
-    operators: [
-      { value: 'NUM_EQ', label: '=' },
-      { value: 'NUM_GT', label: '>' },
-      { value: 'NUM_GTE', label: '≥' },
-      { value: 'NUM_LT', label: '<' },
-      { value: 'NUM_LTE', label: '≤' },
-    ],
-  },
-  {
-    group: 'Dates',
-    operators: [
-      { value: 'DATE_AFTER', label: 'is after' },
-      { value: 'DATE_BEFORE', label: 'is before' },
-    ],
-  },
-  {
-    group: 'Versions',
-    operators: [
-      { value: 'SEMVER_EQ', label: 'version =' },
-      { value: 'SEMVER_GT', label: 'version >' },
-      { value: 'SEMVER_GTE', label: 'version ≥' },
-      { value: 'SEMVER_LT', label: 'version <' },
-      { value: 'SEMVER_LTE', label: 'version ≤' },
-    ],
-  },
-];
+/**
+ * Every operator, once: its group and short label in the constraint editor's picker, and how it reads in a sentence,
+ * plainly and inverted. The editor, the strategy cards, the segments and the playground all read from here.
+ */
+const OPERATORS: Record<Operator, { group: string; label: string; words: [plain: string, inverted: string] }> = {
+  IN: { group: 'Lists', label: 'is one of', words: ['is one of', 'is not one of'] },
+  NOT_IN: { group: 'Lists', label: 'is not one of', words: ['is not one of', 'is one of'] },
+  STR_STARTS_WITH: { group: 'Text', label: 'starts with', words: ['starts with', 'does not start with'] },
+  STR_ENDS_WITH: { group: 'Text', label: 'ends with', words: ['ends with', 'does not end with'] },
+  STR_CONTAINS: { group: 'Text', label: 'contains', words: ['contains', 'does not contain'] },
+  REGEX: { group: 'Text', label: 'matches the regular expression', words: ['matches the regular expression', 'does not match the regular expression'] },
+  NUM_EQ: { group: 'Numbers', label: '=', words: ['equals', 'does not equal'] },
+  NUM_GT: { group: 'Numbers', label: '>', words: ['is greater than', 'is not greater than'] },
+  NUM_GTE: { group: 'Numbers', label: '≥', words: ['is at least', 'is not at least'] },
+  NUM_LT: { group: 'Numbers', label: '<', words: ['is less than', 'is not less than'] },
+  NUM_LTE: { group: 'Numbers', label: '≤', words: ['is at most', 'is not at most'] },
+  DATE_AFTER: { group: 'Dates', label: 'is after', words: ['is after', 'is not after'] },
+  DATE_BEFORE: { group: 'Dates', label: 'is before', words: ['is before', 'is not before'] },
+  SEMVER_EQ: { group: 'Versions', label: 'version =', words: ['is version', 'is not version'] },
+  SEMVER_GT: { group: 'Versions', label: 'version >', words: ['is a version after', 'is not a version after'] },
+  SEMVER_GTE: { group: 'Versions', label: 'version ≥', words: ['is at least version', 'is not at least version'] },
+  SEMVER_LT: { group: 'Versions', label: 'version <', words: ['is a version before', 'is not a version before'] },
+  SEMVER_LTE: { group: 'Versions', label: 'version ≤', words: ['is at most version', 'is not at most version'] },
+};
 
-const labels = new Map(operatorGroups.flatMap((g) => g.operators.map((o) => [o.value, o.label] as const)));
-export const operatorLabel = (operator: Operator) => labels.get(operator) ?? operator;
+/** The operators grouped as the constraint editor's picker shows them, in the table's order. */
+export const operatorGroups: { group: string; operators: { value: Operator; label: string }[] }[] = [];
+for (const [value, { group, label }] of Object.entries(OPERATORS) as [Operator, (typeof OPERATORS)[Operator]][]) {
+  const existing = operatorGroups.find((g) => g.group === group);
+  if (existing) existing.operators.push({ value, label });
+  else operatorGroups.push({ group, operators: [{ value, label }] });
+}
+
+/** The constraint's operator in a sentence ("is one of", "does not start with"). */
+export const operatorWords = (c: Pick<Constraint, 'operator' | 'inverted'>): string =>
+  OPERATORS[c.operator]?.words[c.inverted ? 1 : 0] ?? `${c.inverted ? 'not ' : ''}${c.operator}`;
+
+/** " (ignoring case)" after the values of a text comparison that ignores case; empty otherwise. */
+export const caseWords = (c: Pick<Constraint, 'operator' | 'caseInsensitive'>): string => (c.caseInsensitive && takesCaseInsensitive(c.operator) ? ' (ignoring case)' : '');
+
+/** The values the constraint compares with: its list for list operators, else its one value (its list when it has none). */
+export const constraintValues = (c: Pick<Constraint, 'operator' | 'values' | 'value'>): string[] =>
+  valueInputFor(c.operator).kind === 'list' || c.value === undefined ? (c.values ?? []) : [c.value];
 
 export function valueInputFor(operator: Operator): ValueInput {
   if (operator === 'IN' || operator === 'NOT_IN') return { kind: 'list', caseInsensitive: false };
@@ -152,9 +147,7 @@ export function isoToLocalInput(iso: string, offsetMinutes?: number): string {
   return `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}`;
 }
 
-/** One line for a constraint: `country is one of SE, NO` / `not appVersion version ≥ 1.2.0`. */
+/** One line for a constraint: `country is one of SE, NO` / `appVersion is not at least version 1.2.0`. */
 export function describeConstraint(constraint: Constraint): string {
-  const values = valueInputFor(constraint.operator).kind === 'list' ? (constraint.values ?? []).join(', ') : (constraint.value ?? '');
-  const flags = [constraint.inverted ? 'not ' : '', constraint.caseInsensitive && takesCaseInsensitive(constraint.operator) ? ' (ignoring case)' : ''];
-  return `${flags[0]}${constraint.contextName} ${operatorLabel(constraint.operator)} ${values}${flags[1]}`;
+  return `${constraint.contextName} ${operatorWords(constraint)} ${constraintValues(constraint).join(', ')}${caseWords(constraint)}`;
 }

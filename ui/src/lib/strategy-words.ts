@@ -14,6 +14,9 @@ const builtInNames: Record<string, string> = {
   userWithId: 'User IDs',
   remoteAddress: 'IPs',
   applicationHostname: 'Hosts',
+  gradualRolloutUserId: 'Gradual rollout (userId)',
+  gradualRolloutSessionId: 'Gradual rollout (sessionId)',
+  gradualRolloutRandom: 'Random rollout',
 };
 
 /** The strategy's name for people: a built-in one's, else its definition's title, else the definition's name. */
@@ -55,10 +58,22 @@ export function parameterWords(strategy: Pick<FeatureStrategy, 'name' | 'paramet
       return `IP is one of ${listed(p.IPs) || 'nothing'}`;
     case 'applicationHostname':
       return `hostname is one of ${listed(p.hostNames) || 'nothing'}`;
+    case 'gradualRolloutUserId':
+      return `${p.percentage ?? '0'}% of users, by userId${p.groupId ? `, group ${p.groupId}` : ''}`;
+    case 'gradualRolloutSessionId':
+      return `${p.percentage ?? '0'}% of users, by sessionId${p.groupId ? `, group ${p.groupId}` : ''}`;
+    case 'gradualRolloutRandom':
+      return `${p.percentage ?? '0'}% of users, at random`;
   }
   const names = definitions?.find((d) => d.name === strategy.name)?.parameters.map((d) => d.name) ?? Object.keys(p);
   const words = names.filter((name) => (p[name] ?? '') !== '').map((name) => `${name} is ${p[name]}`);
   return words.length > 0 ? words.join(', ') : undefined;
+}
+
+/** The strategy in one line, its name then what its parameters ask: `Gradual rollout: 25% of users, by userId`. */
+export function strategyHeadline(strategy: Pick<FeatureStrategy, 'name' | 'parameters'>, definitions: Definition[] | undefined): string {
+  const parameters = parameterWords(strategy, definitions);
+  return `${strategyKind(strategy.name, definitions)}${parameters ? `: ${parameters}` : ''}`;
 }
 
 /**

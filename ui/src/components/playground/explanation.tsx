@@ -3,7 +3,10 @@
 // variant given.
 import { Badge, Code, Group, Paper, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { constraintValues, contextValueOf, operatorWords, strategyOutcome, strategyWords, variantWords, type Answer, type ConstraintResult, type Strategy } from './words';
+import { caseWords, constraintValues, operatorWords } from '../../lib/constraints.js';
+import { strategyHeadline } from '../../lib/strategy-words.js';
+import { useStrategies } from '../../queries';
+import { contextValueOf, strategyOutcome, variantWords, type Answer, type ConstraintResult, type Strategy } from './words';
 
 /** ✓ or ✗, named for screen readers. */
 function Mark({ met }: { met: boolean }) {
@@ -48,6 +51,7 @@ function ConstraintLine({ constraint, context }: { constraint: ConstraintResult;
       <Mark met={constraint.result} />
       <Text span size="sm">
         <Code>{constraint.contextName}</Code> {operatorWords(constraint)} <Values values={constraintValues(constraint)} />
+        {caseWords(constraint)}
       </Text>
       <Text span size="sm" c="gray.7">
         · context value:{' '}
@@ -68,6 +72,7 @@ function Constraints({ label, constraints, context }: { label: string; constrain
 }
 
 function StrategyItem({ strategy, position, context }: { strategy: Strategy; position: number; context: Record<string, string> }) {
+  const { data: definitions } = useStrategies();
   const outcome = strategyOutcome(strategy);
   const variant = strategy.result.evaluationStatus === 'complete' && strategy.result.variant?.enabled ? strategy.result.variant : undefined;
   return (
@@ -75,7 +80,7 @@ function StrategyItem({ strategy, position, context }: { strategy: Strategy; pos
       <Stack gap={6}>
         <Group gap="xs" wrap="wrap">
           <Text fw={600}>
-            {position}. {strategyWords(strategy)}
+            {position}. {strategyHeadline(strategy, definitions)}
           </Text>
           {strategy.title && <Text c="gray.7">“{strategy.title}”</Text>}
           <Badge component="span" color={outcome.matched ? 'teal.9' : 'gray.7'} variant={outcome.matched ? 'filled' : 'outline'}>
