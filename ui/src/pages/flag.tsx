@@ -17,9 +17,8 @@ import { CompleteFlag } from '../components/flag/complete-flag';
 import { FlagFavoriteStar } from '../components/favorite-star';
 import { MoveFlag } from '../components/flag/move-flag';
 import { ArchivedFlag } from '../components/flag/archived-flag';
-import { CopyName, Created, FlagBreadcrumbs } from '../components/flag/flag-header';
+import { Created, FlagPage } from '../components/flag/flag-header';
 import { describeStage } from '../lib/lifecycle.js';
-import { Page } from '../components/page';
 import { useSession } from '../session';
 
 export default function Flag() {
@@ -68,88 +67,83 @@ export default function Flag() {
   const tab = params.get('tab') ?? 'environments';
 
   return (
-    <Stack gap="xs">
-      <FlagBreadcrumbs project={f.project} name={f.name} />
-      <Page
-        title={f.name}
-        description={f.description || undefined}
-        actions={
-          <Group gap="xs">
-            <CopyName name={f.name} />
-            <FlagFavoriteStar project={f.project} name={f.name} favorite={f.favorite ?? false} />
-            {session.can('updateFeature', scope) && <EditFlag flag={f} />}
-            {session.can('changeFeatureProject', scope) && <MoveFlag flag={f} />}
-            {session.can('completeFeature', scope) && <CompleteFlag project={f.project} feature={f.name} completed={f.lifecycle?.stage === 'completed'} />}
-            {session.can('archiveFeature', scope) && (
-              <ConfirmButton label="Archive" leftSection={<IconArchive size={16} />} title={`Archive ${f.name}?`} onConfirm={() => archive.mutateAsync()}>
-                SDKs stop seeing the flag at once. It can be revived from the <Anchor component={Link} to={`/archive?project=${encodeURIComponent(f.project)}`}>archive</Anchor>.
-              </ConfirmButton>
-            )}
-          </Group>
-        }
-      >
-        <Group gap="lg">
-          <Text size="sm">Type {f.type}</Text>
-          <Created project={f.project} name={f.name} at={f.createdAt} />
-          {f.impressionData && (
-            <Badge variant="outline" tt="none">
-              impression data
+    <FlagPage
+      flag={f}
+      actions={
+        <>
+          <FlagFavoriteStar project={f.project} name={f.name} favorite={f.favorite ?? false} />
+          {session.can('updateFeature', scope) && <EditFlag flag={f} />}
+          {session.can('changeFeatureProject', scope) && <MoveFlag flag={f} />}
+          {session.can('completeFeature', scope) && <CompleteFlag project={f.project} feature={f.name} completed={f.lifecycle?.stage === 'completed'} />}
+          {session.can('archiveFeature', scope) && (
+            <ConfirmButton label="Archive" leftSection={<IconArchive size={16} />} title={`Archive ${f.name}?`} onConfirm={() => archive.mutateAsync()}>
+              SDKs stop seeing the flag at once. It can be revived from the <Anchor component={Link} to={`/archive?project=${encodeURIComponent(f.project)}`}>archive</Anchor>.
+            </ConfirmButton>
+          )}
+        </>
+      }
+    >
+      <Group gap="lg">
+        <Text size="sm">Type {f.type}</Text>
+        <Created project={f.project} name={f.name} at={f.createdAt} />
+        {f.impressionData && (
+          <Badge variant="outline" tt="none">
+            impression data
+          </Badge>
+        )}
+        {f.lifecycle && (
+          <Badge variant="light" tt="none" aria-label="Lifecycle stage">
+            {describeStage(f.lifecycle)}
+          </Badge>
+        )}
+        {session.can('patchFeature', scope) ? (
+          <Switch
+            label="Stale"
+            checked={stale.isPending ? stale.variables : f.stale}
+            disabled={stale.isPending}
+            onChange={(e) => stale.mutate(e.currentTarget.checked)}
+            color="red.9"
+          />
+        ) : (
+          f.stale && (
+            <Badge color="red.9" variant="outline">
+              stale
             </Badge>
-          )}
-          {f.lifecycle && (
-            <Badge variant="light" tt="none" aria-label="Lifecycle stage">
-              {describeStage(f.lifecycle)}
-            </Badge>
-          )}
-          {session.can('patchFeature', scope) ? (
-            <Switch
-              label="Stale"
-              checked={stale.isPending ? stale.variables : f.stale}
-              disabled={stale.isPending}
-              onChange={(e) => stale.mutate(e.currentTarget.checked)}
-              color="red.9"
-            />
-          ) : (
-            f.stale && (
-              <Badge color="red.9" variant="outline">
-                stale
-              </Badge>
-            )
-          )}
-        </Group>
-        <FlagTags project={f.project} feature={f.name} tags={f.tags} editable={session.can('addFeatureTag', scope)} />
-        <FlagDependencies project={f.project} feature={f.name} dependencies={f.dependencies} canAdd={session.can('addDependency', scope)} canRemove={session.can('deleteDependency', scope)} />
-        <Tabs value={tab} onChange={(value) => setParams(value && value !== 'environments' ? { tab: value } : {}, { replace: true })} keepMounted={false}>
-          <Tabs.List>
-            <Tabs.Tab value="environments">Environments</Tabs.Tab>
-            <Tabs.Tab value="variants">Variants</Tabs.Tab>
-            <Tabs.Tab value="usage">Usage</Tabs.Tab>
-            {session.can('getFeatureEvents') && <Tabs.Tab value="events">Events</Tabs.Tab>}
-          </Tabs.List>
-          <Tabs.Panel value="environments" pt="md">
-            {/* The tab shows this heading's words; the environments' own headings (h3) come under it. */}
-            <VisuallyHidden component="h2">Environments</VisuallyHidden>
-            <SimpleGrid cols={{ base: 1, lg: 2 }}>
-              {f.environments.map((environment) => (
-                <EnvironmentCard key={environment.name} project={f.project} feature={f.name} environment={environment} />
-              ))}
-            </SimpleGrid>
+          )
+        )}
+      </Group>
+      <FlagTags project={f.project} feature={f.name} tags={f.tags} editable={session.can('addFeatureTag', scope)} />
+      <FlagDependencies project={f.project} feature={f.name} dependencies={f.dependencies} canAdd={session.can('addDependency', scope)} canRemove={session.can('deleteDependency', scope)} />
+      <Tabs value={tab} onChange={(value) => setParams(value && value !== 'environments' ? { tab: value } : {}, { replace: true })} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="environments">Environments</Tabs.Tab>
+          <Tabs.Tab value="variants">Variants</Tabs.Tab>
+          <Tabs.Tab value="usage">Usage</Tabs.Tab>
+          {session.can('getFeatureEvents') && <Tabs.Tab value="events">Events</Tabs.Tab>}
+        </Tabs.List>
+        <Tabs.Panel value="environments" pt="md">
+          {/* The tab shows this heading's words; the environments' own headings (h3) come under it. */}
+          <VisuallyHidden component="h2">Environments</VisuallyHidden>
+          <SimpleGrid cols={{ base: 1, lg: 2 }}>
+            {f.environments.map((environment) => (
+              <EnvironmentCard key={environment.name} project={f.project} feature={f.name} environment={environment} />
+            ))}
+          </SimpleGrid>
+        </Tabs.Panel>
+        <Tabs.Panel value="variants" pt="md">
+          <Stack>
+            <VariantsEditor project={f.project} feature={f.name} environments={f.environments} />
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="usage" pt="md">
+          <FlagUsage feature={f.name} environments={f.environments.map((e) => e.name)} />
+        </Tabs.Panel>
+        {session.can('getFeatureEvents') && (
+          <Tabs.Panel value="events" pt="md">
+            <FlagEvents feature={f.name} />
           </Tabs.Panel>
-          <Tabs.Panel value="variants" pt="md">
-            <Stack>
-              <VariantsEditor project={f.project} feature={f.name} environments={f.environments} />
-            </Stack>
-          </Tabs.Panel>
-          <Tabs.Panel value="usage" pt="md">
-            <FlagUsage feature={f.name} environments={f.environments.map((e) => e.name)} />
-          </Tabs.Panel>
-          {session.can('getFeatureEvents') && (
-            <Tabs.Panel value="events" pt="md">
-              <FlagEvents feature={f.name} />
-            </Tabs.Panel>
-          )}
-        </Tabs>
-      </Page>
-    </Stack>
+        )}
+      </Tabs>
+    </FlagPage>
   );
 }

@@ -1,6 +1,6 @@
 // An archived flag's page, read-only: its name, project, when it was archived, and its configuration as it was
 // archived (the flag search finds it in the archive, whole), with a Revive button for whoever may revive it.
-import { Alert, Badge, Card, Group, Pill, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Group, Pill, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArchive, IconArrowBackUp } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { components } from '../../../../generated/api.js';
@@ -8,8 +8,8 @@ import { api, ok } from '../../api';
 import { useChange } from '../../queries';
 import { useSession } from '../../session';
 import { ConfirmButton, Empty, PageLoader, QueryError } from '../feedback';
-import { Page } from '../page';
-import { CopyName, Created, FlagBreadcrumbs, searchedFlag, TimeAgo } from './flag-header';
+import { EnvironmentFrame } from './environment-frame';
+import { Created, FlagPage, searchedFlag, TimeAgo } from './flag-header';
 import { StrategyCard } from './strategy-card';
 import { WeightBar } from './weight-bar';
 
@@ -28,72 +28,59 @@ export function ArchivedFlag({ project, name, notFound }: { project: string; nam
   const f = archived.data;
   if (!f) return <QueryError error={notFound} />;
   return (
-    <Stack gap="xs">
-      <FlagBreadcrumbs project={f.project} name={f.name} />
-      <Page
-        title={f.name}
-        description={f.description || undefined}
-        actions={
-          <Group gap="xs">
-            <CopyName name={f.name} />
-            {session.can('reviveFeature', { project: f.project }) && (
-              <ConfirmButton label="Revive" color="blue" leftSection={<IconArrowBackUp size={16} />} title={`Revive ${f.name}?`} onConfirm={() => revive.mutateAsync(undefined)} done={`${f.name} is revived.`}>
-                The flag comes back in {f.project} with its strategies and variants, off in every environment.
-              </ConfirmButton>
-            )}
-          </Group>
-        }
-      >
-        <Alert color="gray" icon={<IconArchive size={18} />} title={<>Archived {f.archivedAt ? <TimeAgo at={f.archivedAt} /> : ''}</>}>
-          SDKs do not get this flag. This is its configuration as it was archived; nothing here can be changed unless it is revived.
-        </Alert>
-        <Group gap="lg">
-          <Text size="sm">Type {f.type}</Text>
-          <Created project={f.project} name={f.name} at={f.createdAt} by={f.createdBy.name} />
-          {f.stale && (
-            <Badge color="red.9" variant="outline">
-              stale
-            </Badge>
-          )}
-        </Group>
-        {f.tags.length > 0 && (
-          <Group gap="xs" aria-label="Tags" role="group">
-            {f.tags.map((tag) => (
-              <Pill key={`${tag.type}:${tag.value}`} size="md">
-                {tag.type}: {tag.value}
-              </Pill>
-            ))}
-          </Group>
+    <FlagPage
+      flag={f}
+      actions={
+        session.can('reviveFeature', { project: f.project }) && (
+          <ConfirmButton label="Revive" color="blue" leftSection={<IconArrowBackUp size={16} />} title={`Revive ${f.name}?`} onConfirm={() => revive.mutateAsync(undefined)} done={`${f.name} is revived.`}>
+            The flag comes back in {f.project} with its strategies and variants, off in every environment.
+          </ConfirmButton>
+        )
+      }
+    >
+      <Alert color="gray" icon={<IconArchive size={18} />} title={<>Archived {f.archivedAt ? <TimeAgo at={f.archivedAt} /> : ''}</>}>
+        SDKs do not get this flag. This is its configuration as it was archived; nothing here can be changed unless it is revived.
+      </Alert>
+      <Group gap="lg">
+        <Text size="sm">Type {f.type}</Text>
+        <Created project={f.project} name={f.name} at={f.createdAt} by={f.createdBy.name} />
+        {f.stale && (
+          <Badge color="red.9" variant="outline">
+            stale
+          </Badge>
         )}
-        <Title order={2} size="h4">
-          Environments when archived
-        </Title>
-        <SimpleGrid cols={{ base: 1, lg: 2 }}>
-          {f.environments.map((environment) => (
-            <ArchivedEnvironment key={environment.name} environment={environment} />
+      </Group>
+      {f.tags.length > 0 && (
+        <Group gap="xs" aria-label="Tags" role="group">
+          {f.tags.map((tag) => (
+            <Pill key={`${tag.type}:${tag.value}`} size="md">
+              {tag.type}: {tag.value}
+            </Pill>
           ))}
-        </SimpleGrid>
-      </Page>
-    </Stack>
+        </Group>
+      )}
+      <Title order={2} size="h4">
+        Environments when archived
+      </Title>
+      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        {f.environments.map((environment) => (
+          <ArchivedEnvironment key={environment.name} environment={environment} />
+        ))}
+      </SimpleGrid>
+    </FlagPage>
   );
 }
 
 function ArchivedEnvironment({ environment }: { environment: SearchedFeatureEnvironment }) {
   return (
-    <Card withBorder padding="md" component="section" aria-label={`Environment ${environment.name}`}>
-      <Group justify="space-between" mb="sm">
-        <Group gap="sm">
-          <Title order={3} size="h4">
-            {environment.name}
-          </Title>
-          <Badge variant="default" tt="none">
-            {environment.type}
-          </Badge>
-        </Group>
+    <EnvironmentFrame
+      environment={environment}
+      state={
         <Badge color={environment.enabled ? 'teal.9' : 'gray.7'} variant="outline" tt="none">
           {environment.enabled ? 'was on' : 'was off'}
         </Badge>
-      </Group>
+      }
+    >
       <Stack gap="xs">
         {environment.strategies.length === 0 && <Empty>No strategy.</Empty>}
         {environment.strategies.map((strategy) => (
@@ -101,6 +88,6 @@ function ArchivedEnvironment({ environment }: { environment: SearchedFeatureEnvi
         ))}
         {environment.variants.length > 0 && <WeightBar variants={environment.variants} label={`Variants in ${environment.name}`} />}
       </Stack>
-    </Card>
+    </EnvironmentFrame>
   );
 }

@@ -1,6 +1,6 @@
 // One environment of a flag: on/off, and its strategies (each with its constraints) with add, edit, delete and
 // reordering offered where the user may; proposed as a change request where the project requires them.
-import { Badge, Button, Card, Group, Stack, Switch, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Stack, Switch, Text } from '@mantine/core';
 import { IconGitPullRequest, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { components } from '../../../../generated/api.js';
@@ -11,6 +11,7 @@ import { strategyKind } from '../../lib/strategy-words.js';
 import { useChange, useStrategies } from '../../queries';
 import { useSession } from '../../session';
 import { ReleasePlanSection } from '../release-plan/plan-section';
+import { EnvironmentFrame } from './environment-frame';
 import { TimeAgo } from './flag-header';
 import { useFlagWrite } from './flag-writes';
 import { StrategyCard } from './strategy-card';
@@ -71,17 +72,11 @@ export function EnvironmentCard({ project, feature, environment }: { project: st
   const mayToggle = session.can('enableFeatureEnvironment', scope);
   const enabled = toggle.isPending ? toggle.variables : environment.enabled;
   return (
-    <Card withBorder padding="md" component="section" aria-label={`Environment ${environment.name}`}>
-      <Group justify="space-between" mb="sm">
-        <Group gap="sm">
-          <Title order={3} size="h4">
-            {environment.name}
-          </Title>
-          <Badge variant="default" tt="none">
-            {environment.type}
-          </Badge>
-          <LastSeen at={environment.lastSeenAt} />
-        </Group>
+    <EnvironmentFrame
+      environment={environment}
+      beside={<LastSeen at={environment.lastSeenAt} />}
+      state={
+        <>
         {proposing && (
           <Badge variant="light" color="grape" leftSection={<IconGitPullRequest size={12} />} tt="none" title="Changes here are proposed in your draft change request">
             change requests
@@ -101,7 +96,9 @@ export function EnvironmentCard({ project, feature, environment }: { project: st
             {enabled ? 'On' : 'Off'}
           </Badge>
         )}
-      </Group>
+        </>
+      }
+    >
       <Stack gap="xs">
         {environment.strategies.length === 0 && <Empty>No strategy: when on, the flag is on for everyone here.</Empty>}
         {environment.strategies.map((strategy, index) => (
@@ -134,7 +131,7 @@ export function EnvironmentCard({ project, feature, environment }: { project: st
           proposing={proposing}
         />
       )}
-    </Card>
+    </EnvironmentFrame>
   );
 }
 

@@ -1,12 +1,15 @@
 // What a flag's page says about where the flag is and where it came from: breadcrumbs (Projects › project › flag)
 // and when and by whom it was created (the flag's own read has no creator: the flag search names it); its name copied.
-import { Anchor, Breadcrumbs, Button, CopyButton, Text } from '@mantine/core';
+// `FlagPage` frames the active and the archived flag's pages alike.
+import { Anchor, Breadcrumbs, Button, CopyButton, Group, Stack, Text } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { api, ok } from '../../api';
 import { timeAgo } from '../../lib/strategy-words.js';
 import { useProjects } from '../../queries';
+import { Page } from '../page';
 
 /** Projects › <project's name> › <flag>. */
 export function FlagBreadcrumbs({ project, name }: { project: string; name: string }) {
@@ -75,5 +78,26 @@ export function CopyName({ name }: { name: string }) {
         </Button>
       )}
     </CopyButton>
+  );
+}
+
+/** A flag's page: breadcrumbs, then the page titled with its name and described, Copy name first among its actions. */
+export function FlagPage({ flag, actions, children }: { flag: { project: string; name: string; description?: string | null }; actions: ReactNode; children: ReactNode }) {
+  return (
+    <Stack gap="xs">
+      <FlagBreadcrumbs project={flag.project} name={flag.name} />
+      <Page
+        title={flag.name}
+        description={flag.description || undefined}
+        actions={
+          <Group gap="xs">
+            <CopyName name={flag.name} />
+            {actions}
+          </Group>
+        }
+      >
+        {children}
+      </Page>
+    </Stack>
   );
 }
