@@ -1,20 +1,20 @@
 // A flag's variants in one environment: names, fixed or shared weights (balanced as one types, as the service
 // will store them), stickiness and payloads.
-import { ActionIcon, Alert, Button, Checkbox, Group, NumberInput, Paper, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Alert, Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { components } from '../../../../generated/api.js';
 import { api, ok } from '../../api';
-import { balanceVariants, percent, variantsBody, variantsProblem, weightOfPercent, type Variant } from '../../lib/variants.js';
+import { balanceVariants, percent, variantsBody, variantsProblem, type Variant } from '../../lib/variants.js';
 import { useSession } from '../../session';
 import { confirmDone } from '../confirm-done';
 import { Empty } from '../feedback';
 import { useFlagWrite } from './flag-writes';
+import { VariantRow } from './variant-row';
 import { WeightBar } from './weight-bar';
 
 type FeatureEnvironment = components['schemas']['FeatureEnvironment'];
-type PayloadType = NonNullable<Variant['payload']>['type'];
 
 export function VariantsEditor({ project, feature, environments }: { project: string; feature: string; environments: FeatureEnvironment[] }) {
   const [environment, setEnvironment] = useState(environments[0]?.name ?? '');
@@ -66,51 +66,18 @@ function EnvironmentVariants({ project, feature, environment }: { project: strin
   return (
     <Stack gap="xs">
       {variants.length === 0 && <Empty>No variants in {environment.name}.</Empty>}
-      {variants.map((variant, index) => {
-        const fixed = variant.weightType === 'fix';
-        return (
-          <Paper key={index} withBorder p="sm" role="group" aria-label={`Variant ${index + 1}`}>
-            <Group align="flex-end" gap="sm">
-              <TextInput label="Name" value={variant.name} onChange={(e) => set(index, { name: e.currentTarget.value })} disabled={!editable} w={180} />
-              <NumberInput
-                label="Weight"
-                suffix=" %"
-                decimalScale={1}
-                min={0}
-                max={100}
-                value={(fixed ? (variant.weight ?? 0) : (balanced[index]?.weight ?? 0)) / 10}
-                onChange={(v) => set(index, { weight: weightOfPercent(Number(v) || 0) })}
-                disabled={!editable || !fixed}
-                w={110}
-              />
-              <Checkbox label="Fixed weight" checked={fixed} disabled={!editable} onChange={(e) => set(index, { weightType: e.currentTarget.checked ? 'fix' : 'variable', weight: balanced[index]?.weight ?? 0 })} mb={8} />
-              <Select
-                label="Payload"
-                data={['none', 'string', 'json', 'csv', 'number']}
-                value={variant.payload?.type ?? 'none'}
-                onChange={(type) => set(index, { payload: type && type !== 'none' ? { type: type as PayloadType, value: variant.payload?.value ?? '' } : undefined })}
-                allowDeselect={false}
-                disabled={!editable}
-                w={110}
-              />
-              {variant.payload && (
-                <TextInput
-                  label="Payload value"
-                  value={variant.payload.value}
-                  onChange={(e) => set(index, { payload: { type: variant.payload!.type, value: e.currentTarget.value } })}
-                  disabled={!editable}
-                  style={{ flex: 1 }}
-                />
-              )}
-              {editable && (
-                <ActionIcon variant="subtle" color="red" aria-label={`Remove variant ${variant.name}`} onClick={() => setVariants(variants.filter((_, i) => i !== index))} mb={4}>
-                  <IconTrash size={16} />
-                </ActionIcon>
-              )}
-            </Group>
-          </Paper>
-        );
-      })}
+      {variants.map((variant, index) => (
+        <VariantRow
+          key={index}
+          variant={variant}
+          label={`Variant ${index + 1}`}
+          nameLabel="Name"
+          balancedWeight={balanced[index]?.weight}
+          editable={editable}
+          onChange={(change) => set(index, change)}
+          onRemove={() => setVariants(variants.filter((_, i) => i !== index))}
+        />
+      ))}
       {variants.length > 0 && (
         <Text size="sm">
           Weights: {balanced.map((v) => `${v.name} ${percent(v.weight ?? 0)}`).join(' · ')}
