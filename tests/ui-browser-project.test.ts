@@ -69,6 +69,8 @@ describe("a project's page", () => {
     await row(admin, `Flags of ${NAME}`, 'checkout-v2').getByText('development: on').waitFor();
     await row(admin, `Flags of ${NAME}`, 'cart-badge').getByText('experiment').waitFor();
     await row(admin, `Flags of ${NAME}`, 'cart-badge').getByText('Never').waitFor();
+    await admin.getByText(/^2 flags · search and filter them in the flag list$/).waitFor();
+    expect(await admin.getByRole('link', { name: 'search and filter them in the flag list' }).getAttribute('href')).toBe(`/flags?project=${PROJECT}`);
     await expectAccessible(admin, "a project's page, its flags");
     await screenshot(admin, 'project-page');
     expect(await scrollsSideways(admin)).toBe(false);

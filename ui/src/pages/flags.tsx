@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Pagination, Select, Stack, Switch, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Anchor, Button, Group, Select, Stack, Switch, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconChevronDown, IconChevronUp, IconFilterOff, IconPlus, IconSearch, IconSelector } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -8,11 +8,11 @@ import { api, ok } from '../api';
 import { Empty, PageLoader, QueryError } from '../components/feedback';
 import { Page } from '../components/page';
 import { CreateFlag } from '../components/create-flag';
-import { FlagFavoriteStar } from '../components/favorite-star';
+import { FlagCreatedCell, FlagEnvironmentsCell, FlagNameCell, FlagTableFooter } from '../components/flag-cells';
 import { describeStage } from '../lib/lifecycle.js';
-import { flagStates, pageCount, PAGE_SIZE, readListState, searchQuery, writeListState, type FlagListState } from '../lib/flag-search.js';
+import { flagStates, readListState, searchQuery, writeListState, type FlagListState } from '../lib/flag-search.js';
 import { optionsOf, projectOptions, useFeatureTypes, useProjects, useTags } from '../queries';
-import { flagPath, projectPath } from '../paths';
+import { projectPath } from '../paths';
 import { useSession } from '../session';
 
 export default function Flags() {
@@ -123,53 +123,21 @@ export default function Flags() {
             <Table.Tbody>
               {flags.data.features.map((flag) => (
                 <Table.Tr key={flag.name}>
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      <FlagFavoriteStar project={flag.project} name={flag.name} favorite={flag.favorite} />
-                      <Anchor component={Link} to={flagPath(flag.project, flag.name)} fw={600}>
-                        {flag.name}
-                      </Anchor>
-                      {flag.stale && (
-                        <Badge color="red" variant="light" ml="xs" size="sm">
-                          stale
-                        </Badge>
-                      )}
-                    </Group>
-                  </Table.Td>
+                  <FlagNameCell flag={flag} />
                   <Table.Td>
                     <Anchor component={Link} to={projectPath(flag.project)}>
                       {projects.data?.find((p) => p.id === flag.project)?.name ?? flag.project}
                     </Anchor>
                   </Table.Td>
                   <Table.Td>{flag.type}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4}>
-                      {flag.environments.map((env) => (
-                        <Badge key={env.name} color={env.enabled ? 'teal.9' : 'gray.7'} variant={env.enabled ? 'filled' : 'outline'} size="sm" tt="none">
-                          {env.name}: {env.enabled ? 'on' : 'off'}
-                        </Badge>
-                      ))}
-                    </Group>
-                  </Table.Td>
+                  <FlagEnvironmentsCell flag={flag} />
                   <Table.Td>{flag.lifecycle ? describeStage(flag.lifecycle) : ''}</Table.Td>
-                  <Table.Td>{new Date(flag.createdAt).toLocaleDateString()}</Table.Td>
+                  <FlagCreatedCell flag={flag} />
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
-          <Group justify="space-between">
-            <Text size="sm">
-              {flags.data.total} flag{flags.data.total === 1 ? '' : 's'}
-            </Text>
-            <Pagination
-              total={pageCount(flags.data.total)}
-              value={state.page}
-              onChange={(page) => update({ page })}
-              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-              getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
-              hidden={flags.data.total <= PAGE_SIZE}
-            />
-          </Group>
+          <FlagTableFooter total={flags.data.total} page={state.page} onPage={(page) => update({ page })} />
         </>
       )}
     </Page>

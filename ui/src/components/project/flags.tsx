@@ -1,13 +1,12 @@
 // A project's flags, as its page's Flags tab shows them: a page at a time by name, each linking to its page, with its
 // type, its state in each environment, when an SDK last reported it and when it was created.
-import { Anchor, Badge, Group, Pagination, Table, Text } from '@mantine/core';
+import { Anchor, Table } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, ok } from '../../api';
-import { pageCount, PAGE_SIZE } from '../../lib/flag-search.js';
-import { flagPath } from '../../paths';
-import { FlagFavoriteStar } from '../favorite-star';
+import { PAGE_SIZE } from '../../lib/flag-search.js';
 import { Empty, PageLoader, QueryError } from '../feedback';
+import { FlagCreatedCell, FlagEnvironmentsCell, FlagNameCell, FlagTableFooter } from '../flag-cells';
 import { when } from '../forms';
 
 /** The query key of a project's flags: under ['flags'], which creating, archiving and reviving a flag read again. */
@@ -43,51 +42,21 @@ export function ProjectFlags({ project, name, page, onPage }: { project: string;
         <Table.Tbody>
           {features.map((flag) => (
             <Table.Tr key={flag.name}>
-              <Table.Td>
-                <Group gap={4} wrap="nowrap">
-                  <FlagFavoriteStar project={flag.project} name={flag.name} favorite={flag.favorite} />
-                  <Anchor component={Link} to={flagPath(flag.project, flag.name)} fw={600}>
-                    {flag.name}
-                  </Anchor>
-                  {flag.stale && (
-                    <Badge color="red" variant="light" ml="xs" size="sm">
-                      stale
-                    </Badge>
-                  )}
-                </Group>
-              </Table.Td>
+              <FlagNameCell flag={flag} />
               <Table.Td>{flag.type}</Table.Td>
-              <Table.Td>
-                <Group gap={4}>
-                  {flag.environments.map((env) => (
-                    <Badge key={env.name} color={env.enabled ? 'teal.9' : 'gray.7'} variant={env.enabled ? 'filled' : 'outline'} size="sm" tt="none">
-                      {env.name}: {env.enabled ? 'on' : 'off'}
-                    </Badge>
-                  ))}
-                </Group>
-              </Table.Td>
+              <FlagEnvironmentsCell flag={flag} />
               <Table.Td>{flag.lastSeenAt ? when(flag.lastSeenAt) : 'Never'}</Table.Td>
-              <Table.Td>{new Date(flag.createdAt).toLocaleDateString()}</Table.Td>
+              <FlagCreatedCell flag={flag} />
             </Table.Tr>
           ))}
         </Table.Tbody>
       </Table>
-      <Group justify="space-between">
-        <Text size="sm">
-          {total} flag{total === 1 ? '' : 's'} ·{' '}
-          <Anchor component={Link} to={`/flags?project=${encodeURIComponent(project)}`} underline="always">
-            search and filter them in the flag list
-          </Anchor>
-        </Text>
-        <Pagination
-          total={pageCount(total)}
-          value={page}
-          onChange={onPage}
-          getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-          getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
-          hidden={total <= PAGE_SIZE}
-        />
-      </Group>
+      <FlagTableFooter total={total} page={page} onPage={onPage}>
+        {' · '}
+        <Anchor component={Link} to={`/flags?project=${encodeURIComponent(project)}`} underline="always">
+          search and filter them in the flag list
+        </Anchor>
+      </FlagTableFooter>
     </>
   );
 }
