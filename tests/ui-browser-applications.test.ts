@@ -48,10 +48,11 @@ beforeAll(async () => {
 }, 240_000);
 
 describe('the applications list', () => {
-  it('offers Applications in the navigation right after API tokens', async () => {
+  it('offers Applications first in the navigation\'s Operations group', async () => {
     await visit(admin, '/flags', 'Flags');
-    const labels = await admin.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts();
-    expect(labels.indexOf('Applications')).toBe(labels.indexOf('API tokens') + 1);
+    const operations = admin.getByRole('navigation', { name: 'Main' }).getByRole('list', { name: 'Operations', exact: true });
+    const labels = (await operations.getByRole('link').allInnerTexts()).map((label) => label.trim());
+    expect(labels[0]).toBe('Applications');
   });
 
   it('shows a registered application with its environments, strategies, instances and when it was seen, as the API lists it', async () => {
