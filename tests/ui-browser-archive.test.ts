@@ -7,7 +7,7 @@
 import type { Browser, Page, Response } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './support/app.js';
-import { expectAccessible, screenshot, signedIn } from './support/browser.js';
+import { expectAccessible, screenshot, scrollsSideways, signedIn } from './support/browser.js';
 import { uniqueNames } from './support/events.js';
 import { fixtures, flagPath, newApiToken, ok, until } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
@@ -51,17 +51,6 @@ beforeAll(async () => {
   await createUser(app, { username: 'ada', rootRole: 'Admin' });
   admin = await signedIn(browser, app, 'ada');
 }, 240_000);
-
-/** Whether the page scrolls sideways at 800 × 900 (the window is put back to its size afterwards). */
-async function scrollsSideways(page: Page): Promise<boolean> {
-  const before = page.viewportSize()!;
-  await page.setViewportSize({ width: 800, height: 900 });
-  try {
-    return await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
-  } finally {
-    await page.setViewportSize(before);
-  }
-}
 
 describe('the archive across projects', () => {
   it("lists every project's archived flags by default, each with its project's name linking to the project", async () => {

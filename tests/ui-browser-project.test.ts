@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './support/app.js';
-import { expectAccessible, screenshot, signedIn } from './support/browser.js';
+import { expectAccessible, screenshot, scrollsSideways, signedIn } from './support/browser.js';
 import { uniqueNames } from './support/events.js';
 import { fixtures, ok } from './support/fixtures.js';
 import { startUiTest } from './support/ui-build.js';
@@ -26,17 +26,6 @@ let mia: number;
 const { createFlag, turnOn } = fixtures(() => app, uniqueNames());
 
 const projectPage = (tab?: string) => `/projects/${PROJECT}${tab ? `?tab=${tab}` : ''}`;
-
-/** Whether the page scrolls sideways at 800 × 900 (the window is put back to its size afterwards). */
-async function scrollsSideways(page: Page): Promise<boolean> {
-  const before = page.viewportSize()!;
-  await page.setViewportSize({ width: 800, height: 900 });
-  try {
-    return await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
-  } finally {
-    await page.setViewportSize(before);
-  }
-}
 
 beforeAll(async () => {
   ({ app, browser } = await startUiTest());

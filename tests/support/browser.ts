@@ -104,6 +104,17 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
   expect(violations, `axe-core on ${what}`).toEqual([]);
 }
 
+/** Whether the page scrolls sideways at 800 × 900 (the window is put back to its size afterwards). */
+export async function scrollsSideways(page: Page): Promise<boolean> {
+  const before = page.viewportSize()!;
+  await page.setViewportSize({ width: 800, height: 900 });
+  try {
+    return await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+  } finally {
+    await page.setViewportSize(before);
+  }
+}
+
 /** A screenshot of the whole page into reports/ui/<name>.png. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
