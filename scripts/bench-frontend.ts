@@ -9,13 +9,20 @@ export interface FrontendFigures {
   /** Flags on for the first user, of those the token sees. */
   toggles: number;
   bodyBytes: number;
+  /** A different userId on every request. */
   frontend: Measurement;
   limit: Measurement;
+  /** userIds drawn from Zipf over ZIPF_USERS: some users ask again. */
+  zipf: Measurement;
+  zipfLimit: Measurement;
   evaluation: EvaluationFigures;
 }
 
 /** The seeded flags' constraint lets appName `web` in; each request is another user. */
 const QUERY = 'appName=web';
+
+/** The realistic mix draws users from this many. */
+export const ZIPF_USERS = 100_000;
 
 export async function benchFrontend(api: Api, base: string, limitPort: number, load: Pick<Load, 'seconds' | 'connections' | 'tool'>): Promise<FrontendFigures> {
   const { secret } = (await api('POST', '/api/admin/api-tokens', { tokenName: 'bench-frontend', type: 'frontend', environment: 'development' })) as { secret: string };
@@ -29,10 +36,17 @@ export async function benchFrontend(api: Api, base: string, limitPort: number, l
   try {
     await waitFor(`http://127.0.0.1:${limitPort}/health`);
     const varying = { parameter: 'userId', prefix: 'user-' };
-    const frontend = await measure({ ...load, url: `${base}/api/frontend?${QUERY}`, headers, varying });
-    // The same requests, userId included, to a server that does no work for them.
-    const limitFigures = await measure({ ...load, url: `http://127.0.0.1:${limitPort}/body?${QUERY}`, headers, varying });
-    return { toggles, bodyBytes: body.length, frontend, limit: limitFigures, evaluation: measureEvaluation() };
+    const [service, bare] = [{ ...load, url: `${base}/api/frontend?${QUERY}`, headers, varying }, { ...load, url: `http://127.0.0.1:${limitPort}/body?${QUERY}`, headers, varying }];
+    return {
+      toggles,
+      bodyBytes: body.length,
+      frontend: await measure(service),
+      // The same requests, userId included, to a server that does no work for them.
+      limit: await measure(bare),
+      zipf: await measure({ ...service, zipf: ZIPF_USERS }),
+      zipfLimit: await measure({ ...bare, zipf: ZIPF_USERS }),
+      evaluation: measureEvaluation(),
+    };
   } finally {
     await stop(limit);
   }

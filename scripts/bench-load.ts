@@ -11,10 +11,15 @@ export interface Load {
   seconds: number;
   connections: number;
   tool: 'wrk' | 'autocannon';
-  /** A query parameter with a different value on every request: `<prefix><n>`, n counting from 1. */
+  /** A query parameter with another value on each request: `<prefix><n>`, n the request's number (see `zipf`). */
   varying?: { parameter: string; prefix: string };
-  /** POST this JSON body instead of GET; each `{n}` in it is the request's number, counting from 1. */
+  /** POST this JSON body instead of GET; each `{n}` in it is the request's number (see `zipf`). */
   postBody?: string;
+  /**
+   * The number in `varying` or `postBody` drawn from a Zipf distribution (exponent 1) over 1…zipf, as real users'
+   * requests come (a few users often, most rarely), instead of counting from 1.
+   */
+  zipf?: number;
 }
 
 /** The URL's path and query, ready for the varying parameter's value. */
@@ -24,23 +29,59 @@ function varyingBase(load: Load): string {
   return `${url.pathname}${url.search}${separator}${encodeURIComponent(load.varying!.parameter)}=${encodeURIComponent(load.varying!.prefix)}`;
 }
 
-/** A wrk script sending each request to the base path with the next number appended. */
-const WRK_VARYING = `local counter = 0
-local base = "/"
-init = function(args) base = args[1] end
-request = function()
+/** Lua for wrk: `numbers(n)` then `nextNumber()`: counting from 1, or with n > 0 drawn from Zipf over 1…n. */
+const WRK_NUMBERS = `local counter, cdf, n = 0, nil, 0
+local base, before, after = "/", "", ""
+numbers = function(arg)
+  n = tonumber(arg or "0")
+  if n > 0 then
+    cdf = {}
+    local total = 0
+    for i = 1, n do total = total + 1 / i; cdf[i] = total end
+    for i = 1, n do cdf[i] = cdf[i] / total end
+  end
+end
+nextNumber = function()
   counter = counter + 1
-  return wrk.format(nil, base .. counter)
+  if not cdf then return counter end
+  local u, lo, hi = math.random(), 1, n
+  while lo < hi do
+    local mid = math.floor((lo + hi) / 2)
+    if cdf[mid] < u then lo = mid + 1 else hi = mid end
+  end
+  return lo
+end`;
+
+/** A wrk script sending each request to the base path with the next number appended (args: base, n for Zipf). */
+const WRK_VARYING = `${WRK_NUMBERS}
+init = function(args) base = args[1]; numbers(args[2]) end
+request = function()
+  return wrk.format(nil, base .. nextNumber())
 end
 `;
 
-/** A wrk script POSTing the body with the next number in place of `{n}` (args: the text before it, after it). */
-const WRK_POST = `local counter = 0
-local before, after = "", ""
-init = function(args) before = args[1]; after = args[2] or "" end
+/** Draws 1…n with probability proportional to 1/k (Zipf, exponent 1), by binary search of the cumulative weights. */
+function zipfDraw(n: number, random = Math.random): () => number {
+  const cdf = new Float64Array(n);
+  let total = 0;
+  for (let k = 1; k <= n; k++) cdf[k - 1] = total += 1 / k;
+  return () => {
+    const u = random() * total;
+    let [lo, hi] = [0, n - 1];
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cdf[mid]! < u) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo + 1;
+  };
+}
+
+/** A wrk script POSTing the body with the next number in place of `{n}` (args: the text before it, after it, n for Zipf). */
+const WRK_POST = `${WRK_NUMBERS}
+init = function(args) before = args[1]; after = args[2] or ""; numbers(args[3]) end
 request = function()
-  counter = counter + 1
-  return wrk.format("POST", nil, nil, before .. counter .. after)
+  return wrk.format("POST", nil, nil, before .. nextNumber() .. after)
 end
 `;
 
@@ -66,10 +107,10 @@ function withWrk(load: Load): Measurement {
   let scriptArgs: string[] = [];
   if (folder && load.postBody !== undefined) {
     writeFileSync(path.join(folder, 'post.lua'), WRK_POST);
-    scriptArgs = ['-s', path.join(folder, 'post.lua'), load.url, '--', ...bodyAround(load.postBody)];
+    scriptArgs = ['-s', path.join(folder, 'post.lua'), load.url, '--', ...bodyAround(load.postBody), String(load.zipf ?? 0)];
   } else if (folder) {
     writeFileSync(path.join(folder, 'varying.lua'), WRK_VARYING);
-    scriptArgs = ['-s', path.join(folder, 'varying.lua'), load.url, '--', varyingBase(load)];
+    scriptArgs = ['-s', path.join(folder, 'varying.lua'), load.url, '--', varyingBase(load), String(load.zipf ?? 0)];
   }
   const args = ['-t1', `-c${load.connections}`, `-d${load.seconds}s`, '--latency', ...headerArgs, ...(scriptArgs.length ? scriptArgs : [load.url])];
   const result = spawnSync('wrk', args, { encoding: 'utf8' });
@@ -93,11 +134,12 @@ function withWrk(load: Load): Measurement {
 async function withAutocannon(load: Load): Promise<Measurement> {
   let counter = 0;
   const base = load.varying ? varyingBase(load) : undefined;
+  const next = load.zipf ? zipfDraw(load.zipf) : () => ++counter;
   const [before, after] = bodyAround(load.postBody ?? '');
   const requests = base
-    ? [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: `${base}${++counter}` }) }]
+    ? [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: `${base}${next()}` }) }]
     : load.postBody !== undefined
-      ? [{ setupRequest: (request: autocannon.Request) => ({ ...request, method: 'POST' as const, body: `${before}${++counter}${after}` }) }]
+      ? [{ setupRequest: (request: autocannon.Request) => ({ ...request, method: 'POST' as const, body: `${before}${next()}${after}` }) }]
       : undefined;
   const result = await autocannon({ url: load.url, headers: load.headers, connections: load.connections, duration: load.seconds, ...(requests && { requests }) });
   return {

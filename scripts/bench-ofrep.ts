@@ -3,12 +3,16 @@
 // fastify answering a JSON POST with a Buffer of the same size.
 import { measure, type Load, type Measurement } from './bench-load.js';
 import { startProcess, stop, waitFor, type Api } from './bench-service.js';
+import { ZIPF_USERS } from './bench-frontend.js';
 
 export interface OfrepFigures {
   flags: number;
   bulkBytes: number;
   bulk: Measurement;
   bulkLimit: Measurement;
+  /** targetingKeys drawn from Zipf over ZIPF_USERS. */
+  bulkZipf: Measurement;
+  bulkZipfLimit: Measurement;
   single: Measurement;
   singleLimit: Measurement;
 }
@@ -42,8 +46,10 @@ export async function benchOfrep(api: Api, base: string, limitPort: number, flag
   const posts = { ...load, headers, postBody: OFREP_BODY };
   const bulk = await measure({ ...posts, url: `${base}/ofrep/v1/evaluate/flags` });
   const bulkLimit = await limitFor(bulkAnswer.length, limitPort, posts);
+  const bulkZipf = await measure({ ...posts, url: `${base}/ofrep/v1/evaluate/flags`, zipf: ZIPF_USERS });
+  const bulkZipfLimit = await limitFor(bulkAnswer.length, limitPort, { ...posts, zipf: ZIPF_USERS });
   const single = await measure({ ...posts, url: `${base}/ofrep/v1/evaluate/flags/${flagName}` });
   const singleLimit = await limitFor(singleAnswer.length, limitPort + 1, posts);
   const flags = (JSON.parse(bulkAnswer.toString()) as { flags: unknown[] }).flags.length;
-  return { flags, bulkBytes: bulkAnswer.length, bulk, bulkLimit, single, singleLimit };
+  return { flags, bulkBytes: bulkAnswer.length, bulk, bulkLimit, bulkZipf, bulkZipfLimit, single, singleLimit };
 }

@@ -15,7 +15,7 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { measure, type Load, type Measurement } from './bench-load.js';
 import { benchEdge, EDGE_SETTLE_MS, type EdgeLoadFigures } from './bench-edge.js';
-import { benchFrontend } from './bench-frontend.js';
+import { benchFrontend, ZIPF_USERS } from './bench-frontend.js';
 import { benchOfrep } from './bench-ofrep.js';
 import { benchIntegrations } from './bench-integrations.js';
 import { rssMb, startBenchService, startProcess, stop, waitFor, type Api } from './bench-service.js';
@@ -145,6 +145,8 @@ async function main() {
       console.log('|---|---|---|---|---|---|');
       console.log(row('GET /api/frontend?appName=web&userId=user-<n>', fe.frontend, fe.limit));
       console.log(row('  limit: bare fastify, same-size Buffer, same requests', fe.limit));
+      console.log(row(`GET /api/frontend?appName=web&userId=user-<Zipf over ${ZIPF_USERS.toLocaleString('en')}>`, fe.zipf, fe.zipfLimit));
+      console.log(row('  limit: bare fastify, same-size Buffer, same requests', fe.zipfLimit));
       const ev = fe.evaluation;
       console.log(`\nevaluation engine alone: ${ev.flags} flags compiled in ${ev.compileMs} ms; ${ev.microsecondsPerContext} µs for all of them for one context ` +
         `(${ev.evaluationsPerSecond.toLocaleString('en')} flag evaluations/s, ${Math.round(ev.enabledShare * 100)}% on)`);
@@ -159,6 +161,8 @@ async function main() {
       console.log('|---|---|---|---|---|---|');
       console.log(row('POST /ofrep/v1/evaluate/flags', of.bulk, of.bulkLimit));
       console.log(row('  limit: bare fastify, same-size Buffer, same POSTs', of.bulkLimit));
+      console.log(row(`POST /ofrep/v1/evaluate/flags (targetingKey: Zipf over ${ZIPF_USERS.toLocaleString('en')})`, of.bulkZipf, of.bulkZipfLimit));
+      console.log(row('  limit: bare fastify, same-size Buffer, same POSTs', of.bulkZipfLimit));
       console.log(row('POST /ofrep/v1/evaluate/flags/bench.flag-00000', of.single, of.singleLimit));
       console.log(row('  limit: bare fastify, same-size Buffer, same POSTs', of.singleLimit));
     }

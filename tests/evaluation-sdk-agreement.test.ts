@@ -184,6 +184,26 @@ describe('agreement with the Node SDK', () => {
     expect(differences).toEqual([]);
   });
 
+  it('puts ids of any length and any characters in the same rollout bucket and variant', () => {
+    // Group ids of every length modulo 4 (the hash works in 4-byte blocks), ids from empty-ish to long, with
+    // characters past Latin-1 and lone surrogates: the SDK hashes the low byte of each UTF-16 code unit.
+    const characters = ['a', 'Z', '9', ':', 'é', 'ß', '€', '中', '😀', '\ud800', ' '];
+    const id = () => Array.from({ length: 1 + Math.floor(random() * 23) }, () => pick(characters)).join('');
+    const flags = ['g', 'gr', 'gro', 'grou', 'group', 'groupé', 'группа'].map((groupId, i) => ({
+      ...allFeatures[0]!,
+      name: `buckets-${i}`,
+      enabled: true,
+      dependencies: [],
+      strategies: [{ name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'userId', groupId }, constraints: [], variants: variants(3, 'userId', false) }],
+      variants: [],
+    })) as FeatureInput[];
+    const contexts = Array.from({ length: 300 }, () => ({ userId: id(), properties: {} }));
+    const { differences, enabled } = compare(flags, contexts);
+    expect(differences).toEqual([]);
+    expect(enabled).toBeGreaterThan(flags.length * contexts.length * 0.3);
+    expect(enabled).toBeLessThan(flags.length * contexts.length * 0.7);
+  });
+
   it('lets IN_CIDR match an address in any one of its ranges', () => {
     const lists = [['10.0.0.0/8', '2001:db8::/32'], ['1.2.3.4', '10.0.0.0/8'], ['bad', '10.1.2.3'], ['192.168.0.0/16', '10.0.0.0/8', '1.2.3.4']];
     const flags = lists.map((values, i) => {

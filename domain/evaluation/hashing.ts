@@ -1,23 +1,78 @@
 // Stickiness buckets: MurmurHash3 (x86, 32 bit) of `groupId:id`, with the seeds and normalisation of the SDKs'
-// strategy/util.js. murmurhash3js is the very package the Node SDK hashes with, so buckets match it bit for bit
-// (it hashes the low byte of each UTF-16 code unit, not UTF-8: a quirk every Node SDK user already lives with).
-import murmurhash3 from 'murmurhash3js';
+// strategy/util.js, hashing the low byte of each UTF-16 code unit as murmurhash3js does (the package the Node SDK
+// hashes with; not UTF-8: a quirk every Node SDK user already lives with). Written out here because a flag's
+// `groupId:` is the same for every request: it is hashed once when flags compile (`bucketsOf`), and a request
+// hashes only its id, with Math.imul, and no string built. tests/evaluation-sdk-agreement.test.ts holds it to
+// the SDK's buckets.
 
 const STRATEGY_SEED = 0;
 const VARIANT_SEED = 86028157;
 
-function normalizedValue(id: string, groupId: string, normalizer: number, seed: number): number {
-  return (murmurhash3.x86.hash32(`${groupId}:${id}`, seed) % normalizer) + 1;
+const C1 = 0xcc9e2d51;
+const C2 = 0x1b873593;
+
+const rotl = (x: number, r: number) => (x << r) | (x >>> (32 - r));
+
+const mixBlock = (h1: number, k1: number) => {
+  k1 = Math.imul(rotl(Math.imul(k1, C1), 15), C2);
+  return (Math.imul(rotl(h1 ^ k1, 13), 5) + 0xe6546b64) | 0;
+};
+
+/** The hash's state after a prefix: its whole 4-byte blocks mixed in, the 0–3 bytes after them pending. */
+interface HashState {
+  readonly h1: number;
+  readonly pending: number;
+  readonly pendingBytes: number;
+  readonly length: number;
 }
 
-/** 1–100: the percentage bucket of `id` for rollout strategies. */
-export function strategyBucket(id: string, groupId: string): number {
-  return normalizedValue(id, groupId, 100, STRATEGY_SEED);
+function hashedPrefix(prefix: string, seed: number): HashState {
+  let [h1, pending, pendingBytes] = [seed | 0, 0, 0];
+  for (let i = 0; i < prefix.length; i++) {
+    pending |= (prefix.charCodeAt(i) & 0xff) << (pendingBytes * 8);
+    if (++pendingBytes === 4) [h1, pending, pendingBytes] = [mixBlock(h1, pending), 0, 0];
+  }
+  return { h1, pending, pendingBytes, length: prefix.length };
 }
 
-/** 1–`totalWeight`: the point on the weight line that picks a variant. */
-export function variantBucket(id: string, groupId: string, totalWeight: number): number {
-  return normalizedValue(id, groupId, totalWeight, VARIANT_SEED);
+/** MurmurHash3 of the prefix `state` stands for followed by `rest`, as an unsigned 32-bit number. */
+function hashAfter(state: HashState, rest: string): number {
+  let h1 = state.h1;
+  let pending = state.pending;
+  let pendingBytes = state.pendingBytes;
+  for (let i = 0; i < rest.length; i++) {
+    pending |= (rest.charCodeAt(i) & 0xff) << (pendingBytes * 8);
+    if (++pendingBytes === 4) {
+      h1 = mixBlock(h1, pending);
+      pending = 0;
+      pendingBytes = 0;
+    }
+  }
+  if (pendingBytes > 0) h1 ^= Math.imul(rotl(Math.imul(pending, C1), 15), C2);
+  h1 ^= state.length + rest.length;
+  h1 ^= h1 >>> 16;
+  h1 = Math.imul(h1, 0x85ebca6b);
+  h1 ^= h1 >>> 13;
+  h1 = Math.imul(h1, 0xc2b2ae35);
+  h1 ^= h1 >>> 16;
+  return h1 >>> 0;
+}
+
+/** The buckets of one group: its `groupId:` hashed once with each seed. */
+export interface GroupBuckets {
+  /** 1–100: the percentage bucket of `id` for rollout strategies. */
+  strategy(id: string): number;
+  /** 1–`totalWeight`: the point on the weight line that picks a variant. */
+  variant(id: string, totalWeight: number): number;
+}
+
+export function bucketsOf(groupId: string): GroupBuckets {
+  const strategyState = hashedPrefix(`${groupId}:`, STRATEGY_SEED);
+  const variantState = hashedPrefix(`${groupId}:`, VARIANT_SEED);
+  return {
+    strategy: (id) => (hashAfter(strategyState, id) % 100) + 1,
+    variant: (id, totalWeight) => (hashAfter(variantState, id) % totalWeight) + 1,
+  };
 }
 
 /** 1–100 at random, for `random` stickiness and gradualRolloutRandom. */

@@ -3,7 +3,7 @@
 import { parseAddress, parseRange, type AddressRange } from './addresses.js';
 import { contextValue, type EvaluationContext } from './context.js';
 import type { ContextTest } from './constraints.js';
-import { randomPercent, strategyBucket } from './hashing.js';
+import { bucketsOf, randomPercent } from './hashing.js';
 
 type Parameters = Readonly<Record<string, string | number | boolean | undefined>>;
 
@@ -29,18 +29,18 @@ const builtIn: Record<string, (parameters: Parameters, scope: StrategyScope) => 
   flexibleRollout(parameters, { flagName }) {
     const rollout = percentageOf(parameters.rollout);
     if (!(rollout > 0)) return never;
-    const groupId = parameters.groupId ? String(parameters.groupId) : flagName;
+    const buckets = bucketsOf(parameters.groupId ? String(parameters.groupId) : flagName);
     const stickiness = parameters.stickiness ? String(parameters.stickiness) : 'default';
     if (stickiness === 'random') return () => randomPercent() <= rollout;
     if (stickiness === 'default') {
       return (context) => {
         const id = context.userId || context.sessionId;
-        return (id ? strategyBucket(String(id), groupId) : randomPercent()) <= rollout;
+        return (id ? buckets.strategy(String(id)) : randomPercent()) <= rollout;
       };
     }
     return (context) => {
       const id = contextValue(context, stickiness);
-      return !!id && strategyBucket(id, groupId) <= rollout;
+      return !!id && buckets.strategy(id) <= rollout;
     };
   },
 
@@ -86,10 +86,10 @@ export const builtInStrategyNames: readonly string[] = Object.keys(builtIn);
 function gradualRollout(parameters: Parameters, idOf: (context: EvaluationContext) => string | undefined): ContextTest {
   const percentage = percentageOf(parameters.percentage);
   if (!(percentage > 0)) return never;
-  const groupId = parameters.groupId ? String(parameters.groupId) : '';
+  const buckets = bucketsOf(parameters.groupId ? String(parameters.groupId) : '');
   return (context) => {
     const id = idOf(context);
-    return !!id && strategyBucket(id, groupId) <= percentage;
+    return !!id && buckets.strategy(id) <= percentage;
   };
 }
 

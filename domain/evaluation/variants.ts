@@ -3,7 +3,7 @@
 // already turned `variable` weights into numbers when the variants were written (domain/flags/strategy-rules.ts).
 import type { components } from '../../generated/api.js';
 import { contextValue, stringField, type EvaluationContext } from './context.js';
-import { variantBucket } from './hashing.js';
+import { bucketsOf, type GroupBuckets } from './hashing.js';
 
 type Variant = components['schemas']['Variant'];
 type StrategyVariant = components['schemas']['StrategyVariant'];
@@ -33,7 +33,8 @@ export interface VariantChoice {
 }
 
 export interface CompiledVariants {
-  readonly groupId: string;
+  /** The variant group's hashing, its groupId hashed once. */
+  readonly buckets: GroupBuckets;
   /** `default`, `random` or a context field. */
   readonly stickiness: string;
   readonly totalWeight: number;
@@ -60,7 +61,7 @@ export function compileVariants(variants: readonly (Variant | StrategyVariant)[]
       overrides.push({ contextName: override.contextName, values: new Set(override.values), choice });
     }
   }
-  return { groupId, stickiness: stickiness || 'default', totalWeight: upTo, choices, overrides };
+  return { buckets: bucketsOf(groupId), stickiness: stickiness || 'default', totalWeight: upTo, choices, overrides };
 }
 
 /** The variant for the context; null when the weights add up to nothing. */
@@ -70,7 +71,7 @@ export function selectVariant(variants: CompiledVariants, context: EvaluationCon
     const value = contextValue(context, override.contextName);
     if (value !== undefined && override.values.has(value)) return override.choice;
   }
-  const point = variantBucket(stickinessValue(variants.stickiness, context), variants.groupId, variants.totalWeight);
+  const point = variants.buckets.variant(stickinessValue(variants.stickiness, context), variants.totalWeight);
   for (const choice of variants.choices) if (choice.upTo >= point) return choice;
   return null;
 }

@@ -5,7 +5,9 @@ import type { ServedSnapshots } from '../client-features/cache.js';
 import { clientFeatures, shapeKey, type Shape } from '../client-features/body.js';
 import type { Snapshot } from '../client-features/snapshot.js';
 import { FragmentList, fragmentOf, type JsonAnswer, type JsonFragment } from './fragments.js';
-import { compileFlags, evaluate, evaluateAll, type CompiledFlags, type EvaluatedVariant, type Evaluation, type EvaluationContext } from '../evaluation/index.js';
+import { compileFlags, evaluate, type CompiledFlags, type EvaluatedVariant, type Evaluation, type EvaluationContext } from '../evaluation/index.js';
+import type { CompiledFlag } from '../evaluation/compile.js';
+import { decide, variantFor } from '../evaluation/evaluate.js';
 
 const [TOGGLES_OPENING, ARRAY_CLOSING] = [Buffer.from('{"toggles":['), Buffer.from(']}')];
 
@@ -25,8 +27,8 @@ const toggleOf = (answer: Evaluation): FrontendToggle => ({ name: answer.name, e
 /** The flags of one token shape in one snapshot, compiled, with their answers' JSON as it is first needed. */
 export class FrontendAnswers {
   readonly compiled: CompiledFlags;
-  /** Per flag, its toggle per variant object (the engine shares them: a flag has few). */
-  private readonly toggles = new Map<string, Map<Readonly<EvaluatedVariant>, JsonFragment>>();
+  /** Per flag index, its toggle per variant object (the engine shares them: a flag has few). */
+  private readonly toggles: (Map<Readonly<EvaluatedVariant>, JsonFragment> | undefined)[] = [];
 
   constructor(
     readonly snapshot: Snapshot,
@@ -39,7 +41,10 @@ export class FrontendAnswers {
   /** `{toggles}` for the context, as JSON: the flags on for it, in name order. */
   answer(context: EvaluationContext): JsonAnswer {
     const list = new FragmentList(TOGGLES_OPENING, ARRAY_CLOSING);
-    for (const answer of evaluateAll(this.compiled, context)) if (answer.enabled) list.add(this.toggleJson(answer));
+    for (const flag of this.compiled.flags.values()) {
+      const decision = decide(flag, context);
+      if (decision !== false) list.add(this.toggleJson(flag, variantFor(flag, decision, context)));
+    }
     return list.finish();
   }
 
@@ -49,11 +54,13 @@ export class FrontendAnswers {
     return answer.enabled ? toggleOf(answer) : undefined;
   }
 
-  private toggleJson(answer: Evaluation): JsonFragment {
-    let byVariant = this.toggles.get(answer.name);
-    if (!byVariant) this.toggles.set(answer.name, (byVariant = new Map()));
-    let toggle = byVariant.get(answer.variant);
-    if (toggle === undefined) byVariant.set(answer.variant, (toggle = fragmentOf(toggleOf(answer))));
+  private toggleJson(flag: CompiledFlag, variant: Readonly<EvaluatedVariant>): JsonFragment {
+    const byVariant = (this.toggles[flag.index] ??= new Map());
+    let toggle = byVariant.get(variant);
+    if (toggle === undefined) {
+      toggle = fragmentOf(toggleOf({ name: flag.name, enabled: true, variant, impressionData: flag.impressionData }));
+      byVariant.set(variant, toggle);
+    }
     return toggle;
   }
 }
