@@ -65,7 +65,9 @@ export function registerBodyGuard(app: FastifyInstance): void {
   });
 
   app.addHook('preValidation', async (request) => {
-    const problem = unstorableText(request.params, 'params') ?? unstorableText(declaredQuery(request), 'querystring');
+    // U+0000 and lone surrogates reach the path or query only percent-encoded (the HTTP parser refuses them raw).
+    const encoded = request.url.includes('%');
+    const problem = encoded ? (unstorableText(request.params, 'params') ?? unstorableText(declaredQuery(request), 'querystring')) : undefined;
     if (problem) throw badRequest(`The path or query is refused: ${problem}`);
     const accepted: readonly string[] = request.operation?.bodyMediaTypes ?? [];
     if (accepted.length === 0) {

@@ -6,7 +6,7 @@ import { RE2JS } from 're2js';
 import semver from 'semver';
 import type { components } from '../../generated/api.js';
 import { inRange, parseAddress, parseRange } from './addresses.js';
-import { contextValue, currentTimeOf, type EvaluationContext } from './context.js';
+import { contextReader, currentTimeOf, type EvaluationContext } from './context.js';
 
 type ClientConstraint = components['schemas']['ClientConstraint'];
 
@@ -66,14 +66,16 @@ function operatorTest(constraint: ClientConstraint): ContextTest | null {
 }
 
 function inList({ contextName, values }: ClientConstraint, wanted: boolean): ContextTest {
+  const read = contextReader(contextName);
   const set = new Set(cleanValues(values));
   return (context) => {
-    const value = contextValue(context, contextName);
+    const value = read(context);
     return (value !== undefined && set.has(value)) === wanted;
   };
 }
 
 function stringTest({ contextName, values, caseInsensitive }: ClientConstraint, operator: string): ContextTest {
+  const read = contextReader(contextName);
   const list = caseInsensitive ? cleanValues(values).map((v) => v.toLocaleLowerCase()) : cleanValues(values);
   const matches =
     operator === 'STR_STARTS_WITH'
@@ -82,13 +84,14 @@ function stringTest({ contextName, values, caseInsensitive }: ClientConstraint, 
         ? (value: string) => list.some((v) => value.endsWith(v))
         : (value: string) => list.some((v) => value.includes(v));
   return (context) => {
-    const value = contextValue(context, contextName);
+    const value = read(context);
     if (value === undefined) return false;
     return matches(caseInsensitive ? value.toLocaleLowerCase() : value);
   };
 }
 
 function numberTest({ contextName, value }: ClientConstraint, operator: string): ContextTest {
+  const read = contextReader(contextName);
   const target = Number(value);
   if (Number.isNaN(target)) return never;
   const compare =
@@ -102,7 +105,7 @@ function numberTest({ contextName, value }: ClientConstraint, operator: string):
             ? (n: number) => n < target
             : (n: number) => n <= target;
   return (context) => {
-    const n = Number(contextValue(context, contextName));
+    const n = Number(read(context));
     return !Number.isNaN(n) && compare(n);
   };
 }
@@ -116,6 +119,7 @@ function dateTest({ value }: ClientConstraint, operator: string): ContextTest {
 
 /** A context version counts only when it is strict semver without a leading `v`; the constraint's may have one. */
 function semverTest({ contextName, value }: ClientConstraint, operator: string): ContextTest {
+  const read = contextReader(contextName);
   const target = typeof value === 'string' ? semver.parse(value) : null;
   if (!target) return never;
   const accept =
@@ -129,7 +133,7 @@ function semverTest({ contextName, value }: ClientConstraint, operator: string):
             ? (c: number) => c < 0
             : (c: number) => c <= 0;
   return (context) => {
-    const text = contextValue(context, contextName);
+    const text = read(context);
     if (!text || text.startsWith('v')) return false;
     const version = semver.parse(text);
     return version !== null && accept(version.compare(target));
@@ -138,6 +142,7 @@ function semverTest({ contextName, value }: ClientConstraint, operator: string):
 
 /** RE2 semantics (no lookaround, no backreferences): a pattern RE2 refuses never matches. */
 function regexTest({ contextName, value, caseInsensitive }: ClientConstraint): ContextTest {
+  const read = contextReader(contextName);
   if (typeof value !== 'string') return never;
   let pattern: RE2JS;
   try {
@@ -146,19 +151,20 @@ function regexTest({ contextName, value, caseInsensitive }: ClientConstraint): C
     return never;
   }
   return (context) => {
-    const text = contextValue(context, contextName);
+    const text = read(context);
     return text !== undefined && pattern.test(text);
   };
 }
 
 /** Addresses and CIDR ranges, IPv4 and IPv6; values that parse as neither are ignored. */
 function cidrTest({ contextName, values }: ClientConstraint): ContextTest {
+  const read = contextReader(contextName);
   const ranges = cleanValues(values)
     .map(parseRange)
     .filter((range) => range !== null);
   if (ranges.length === 0) return never;
   return (context) => {
-    const text = contextValue(context, contextName);
+    const text = read(context);
     const address = text === undefined ? null : parseAddress(text);
     return address !== null && ranges.some((range) => inRange(address, range));
   };

@@ -29,6 +29,29 @@ export function contextValue(context: EvaluationContext, field: string): string 
   return value === undefined || value === null ? undefined : String(value);
 }
 
+/** Reads one context field as `contextValue` does. */
+export type ContextReader = (context: EvaluationContext) => string | undefined;
+
+/** The value found at the top level or in `properties`, as a string. */
+const asText = (value: unknown): string | undefined => (value === undefined || value === null ? undefined : String(value));
+
+/**
+ * The SDK's own fields read by name: a property load V8 resolves once per call site, where `contextValue`'s lookup by
+ * a name it is given is resolved on every call. No prototype holds these names, so no own-property check is needed.
+ */
+const sdkFieldReaders: Readonly<Record<string, ContextReader>> = {
+  userId: (context) => asText(context.userId ?? context.properties?.userId),
+  sessionId: (context) => asText(context.sessionId ?? context.properties?.sessionId),
+  remoteAddress: (context) => asText(context.remoteAddress ?? context.properties?.remoteAddress),
+  appName: (context) => asText(context.appName ?? context.properties?.appName),
+  environment: (context) => asText(context.environment ?? context.properties?.environment),
+};
+
+/** What reads `field` from a context, made once when flags compile. */
+export function contextReader(field: string): ContextReader {
+  return Object.hasOwn(sdkFieldReaders, field) ? sdkFieldReaders[field]! : (context) => contextValue(context, field);
+}
+
 /** The moment DATE_ constraints compare with, in epoch milliseconds (NaN when `currentTime` does not parse). */
 export function currentTimeOf(context: EvaluationContext): number {
   const time = context.currentTime;

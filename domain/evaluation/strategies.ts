@@ -1,7 +1,7 @@
 // The built-in activation strategies, each compiled from its parameters into a test of the context, as the
 // SDKs' strategy/*.js decide. Constraints and segments are checked around these (see compile.ts).
 import { parseAddress, parseRange, type AddressRange } from './addresses.js';
-import { contextValue, type EvaluationContext } from './context.js';
+import { contextReader, type EvaluationContext } from './context.js';
 import type { ContextTest } from './constraints.js';
 import { bucketsOf, randomPercent } from './hashing.js';
 
@@ -38,8 +38,9 @@ const builtIn: Record<string, (parameters: Parameters, scope: StrategyScope) => 
         return (id ? buckets.strategy(String(id)) : randomPercent()) <= rollout;
       };
     }
+    const read = contextReader(stickiness);
     return (context) => {
-      const id = contextValue(context, stickiness);
+      const id = read(context);
       return !!id && buckets.strategy(id) <= rollout;
     };
   },

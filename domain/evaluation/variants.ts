@@ -2,7 +2,7 @@
 // weight line from the stickiness value hashed with the variant seed. Weights are used as served: the service
 // already turned `variable` weights into numbers when the variants were written (domain/flags/strategy-rules.ts).
 import type { components } from '../../generated/api.js';
-import { contextValue, stringField, type EvaluationContext } from './context.js';
+import { contextReader, stringField, type ContextReader, type EvaluationContext } from './context.js';
 import { bucketsOf, type GroupBuckets } from './hashing.js';
 
 type Variant = components['schemas']['Variant'];
@@ -32,16 +32,25 @@ export interface VariantChoice {
   readonly answer: Readonly<EvaluatedVariant>;
 }
 
+interface VariantOverride {
+  readonly contextName: string;
+  readonly read: ContextReader;
+  readonly values: ReadonlySet<string>;
+  readonly choice: VariantChoice;
+}
+
 export interface CompiledVariants {
   /** The variant group's hashing, its groupId hashed once. */
   readonly buckets: GroupBuckets;
   /** `default`, `random` or a context field. */
   readonly stickiness: string;
+  /** The value hashed to pick a variant (see `seedReader`). */
+  readonly seedOf: (context: EvaluationContext) => string;
   readonly totalWeight: number;
   /** Variants with a weight, in order. */
   readonly choices: readonly VariantChoice[];
   /** In variant order, so the first variant with a matching override wins. */
-  readonly overrides: readonly { contextName: string; values: ReadonlySet<string>; choice: VariantChoice }[];
+  readonly overrides: readonly VariantOverride[];
 }
 
 /** Null when there are no variants to pick from. */
@@ -49,7 +58,7 @@ export function compileVariants(variants: readonly (Variant | StrategyVariant)[]
   if (variants.length === 0) return null;
   let upTo = 0;
   const choices: VariantChoice[] = [];
-  const overrides: { contextName: string; values: ReadonlySet<string>; choice: VariantChoice }[] = [];
+  const overrides: VariantOverride[] = [];
   for (const source of variants) {
     const weight = source.weight ?? 0;
     upTo += weight;
@@ -58,28 +67,32 @@ export function compileVariants(variants: readonly (Variant | StrategyVariant)[]
     const choice: VariantChoice = { source, upTo, answer: Object.freeze(answer) };
     if (weight > 0) choices.push(choice);
     for (const override of ('overrides' in source && source.overrides) || []) {
-      overrides.push({ contextName: override.contextName, values: new Set(override.values), choice });
+      overrides.push({ contextName: override.contextName, read: contextReader(override.contextName), values: new Set(override.values), choice });
     }
   }
-  return { buckets: bucketsOf(groupId), stickiness: stickiness || 'default', totalWeight: upTo, choices, overrides };
+  const chosen = stickiness || 'default';
+  return { buckets: bucketsOf(groupId), stickiness: chosen, seedOf: seedReader(chosen), totalWeight: upTo, choices, overrides };
 }
 
 /** The variant for the context; null when the weights add up to nothing. */
 export function selectVariant(variants: CompiledVariants, context: EvaluationContext): VariantChoice | null {
   if (variants.totalWeight <= 0) return null;
   for (const override of variants.overrides) {
-    const value = contextValue(context, override.contextName);
+    const value = override.read(context);
     if (value !== undefined && override.values.has(value)) return override.choice;
   }
-  const point = variants.buckets.variant(stickinessValue(variants.stickiness, context), variants.totalWeight);
+  const point = variants.buckets.variant(variants.seedOf(context), variants.totalWeight);
   for (const choice of variants.choices) if (choice.upTo >= point) return choice;
   return null;
 }
 
 /** The SDKs' `getSeed`: the first of userId, sessionId, remoteAddress by default; a random one when missing. */
-function stickinessValue(stickiness: string, context: EvaluationContext): string {
-  if (stickiness !== 'default') return contextValue(context, stickiness) || randomSeed();
-  return stringField(context, 'userId') ?? stringField(context, 'sessionId') ?? stringField(context, 'remoteAddress') ?? randomSeed();
+function seedReader(stickiness: string): (context: EvaluationContext) => string {
+  if (stickiness === 'default') {
+    return (context) => stringField(context, 'userId') ?? stringField(context, 'sessionId') ?? stringField(context, 'remoteAddress') ?? randomSeed();
+  }
+  const read = contextReader(stickiness);
+  return (context) => read(context) || randomSeed();
 }
 
 const randomSeed = () => String(Math.round(Math.random() * 100000));

@@ -24,6 +24,24 @@ export interface JsonAnswer {
 
 const base36 = (n: number) => (n >>> 0).toString(36).padStart(7, '0');
 
+/** Answers up to a quarter of this are cut from a shared slab (see `answerBytes`). */
+const SLAB_BYTES = 512 * 1024;
+let slab = Buffer.alloc(0);
+let slabUsed = 0;
+
+/**
+ * Room for an answer. An ArrayBuffer of its own per answer costs more than writing the answer, and its external
+ * memory hurries the collector, so answers are cut from a slab as Node's Buffer pool cuts small buffers; a full slab
+ * is left to the collector once its answers are sent, never reused. Kept answers (a cache) must copy theirs out.
+ */
+function answerBytes(length: number): Buffer {
+  if (length > SLAB_BYTES / 4) return Buffer.allocUnsafeSlow(length);
+  if (slabUsed + length > slab.length) [slab, slabUsed] = [Buffer.allocUnsafeSlow(SLAB_BYTES), 0];
+  const bytes = slab.subarray(slabUsed, slabUsed + length);
+  slabUsed += (length + 7) & ~7;
+  return bytes;
+}
+
 const COMMA = 0x2c;
 
 /**
@@ -49,7 +67,7 @@ export class FragmentList<Fragment extends JsonFragment = JsonFragment> {
 
   finish(): JsonAnswer {
     const { items, opening, closing } = this;
-    const body = Buffer.allocUnsafe(this.length);
+    const body = answerBytes(this.length);
     body.set(opening, 0);
     let at = opening.length;
     // Folded in locals: 32-bit values kept in fields would be boxed, one allocation per fragment.

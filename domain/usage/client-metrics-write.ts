@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { inArray, lt, Param, sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
 import * as t from '../../db/schema.js';
 import type { RecordEvent } from '../events/event-log.js';
@@ -99,24 +99,8 @@ export async function writeReports(tx: Db, record: RecordEvent, writes: readonly
           });
         break;
       }
-      case 'count': {
-        const { kind: _kind, ...count } = write;
-        await tx
-          .insert(t.clientMetricsHourly)
-          .values(count)
-          .onConflictDoUpdate({
-            target: [t.clientMetricsHourly.featureName, t.clientMetricsHourly.appName, t.clientMetricsHourly.environment, t.clientMetricsHourly.hour],
-            set: { yes: sql.raw(capped(`${hourly}.yes::numeric + excluded.yes`)), no: sql.raw(capped(`${hourly}.no::numeric + excluded.no`)), variants: sumVariants },
-          });
-        break;
-      }
+      case 'count':
       case 'seen':
-        await tx
-          .update(t.featureEnvironments)
-          .set({ lastSeenAt: write.at })
-          .where(and(eq(t.featureEnvironments.featureName, write.featureName), eq(t.featureEnvironments.environment, write.environment)));
-        await tx.update(t.features).set({ lastSeenAt: write.at }).where(eq(t.features.name, write.featureName));
-        break;
       case 'requests':
       case 'impact':
         break; // below, many rows to a statement
@@ -128,12 +112,52 @@ export async function writeReports(tx: Db, record: RecordEvent, writes: readonly
         break;
     }
   }
+  await addHourlyCounts(tx, writes.filter((w): w is CountWrite => w.kind === 'count'));
+  await markSeen(tx, writes.filter((w): w is SeenWrite => w.kind === 'seen'));
   await addRequestCounts(tx, writes.flatMap(({ kind, ...count }) => (kind === 'requests' ? [count as RequestCount] : [])));
   await writeImpactSeries(tx, writes.filter((w): w is ImpactSeriesWrite => w.kind === 'impact'));
 }
 
-/** Rows of request counts per statement (4 parameters each, well below PostgreSQL's 65,535). */
-const REQUEST_COUNT_ROWS = 1000;
+/** Rows per statement (at most 7 parameters each, well below PostgreSQL's 65,535). */
+const ROWS_PER_STATEMENT = 1000;
+
+type CountWrite = Extract<ReportWrite, { kind: 'count' }>;
+type SeenWrite = Extract<ReportWrite, { kind: 'seen' }>;
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Chunks of at most ROWS_PER_STATEMENT. */
+const chunks = <T>(rows: T[]): T[][] => Array.from({ length: Math.ceil(rows.length / ROWS_PER_STATEMENT) }, (_, i) => rows.slice(i * ROWS_PER_STATEMENT, (i + 1) * ROWS_PER_STATEMENT));
+
+/** Adds the flags' counts to those other flushes and replicas wrote, many rows to a statement, in key order (as below). */
+async function addHourlyCounts(tx: Db, writes: CountWrite[]): Promise<void> {
+  writes.sort(
+    (a, b) => byText(a.featureName, b.featureName) || byText(a.appName, b.appName) || byText(a.environment, b.environment) || a.hour.getTime() - b.hour.getTime(),
+  );
+  for (const chunk of chunks(writes)) {
+    await tx
+      .insert(t.clientMetricsHourly)
+      .values(chunk.map(({ kind: _kind, ...count }) => count))
+      .onConflictDoUpdate({
+        target: [t.clientMetricsHourly.featureName, t.clientMetricsHourly.appName, t.clientMetricsHourly.environment, t.clientMetricsHourly.hour],
+        set: { yes: sql.raw(capped(`${hourly}.yes::numeric + excluded.yes`)), no: sql.raw(capped(`${hourly}.no::numeric + excluded.no`)), variants: sumVariants },
+      });
+  }
+}
+
+/** When each flag was last seen, per environment and in all: one statement for each, whatever the number of flags. */
+async function markSeen(tx: Db, writes: SeenWrite[]): Promise<void> {
+  writes.sort((a, b) => byText(a.featureName, b.featureName) || byText(a.environment, b.environment));
+  for (const chunk of chunks(writes)) {
+    const seen = sql`unnest(${new Param(chunk.map((w) => w.featureName))}::text[], ${new Param(chunk.map((w) => w.environment))}::text[], ${new Param(chunk.map((w) => w.at.toISOString()))}::timestamptz[]) as seen(feature_name, environment, at)`;
+    await tx.execute(
+      sql`update feature_environments set last_seen_at = seen.at from ${seen} where feature_environments.feature_name = seen.feature_name and feature_environments.environment = seen.environment`,
+    );
+    await tx.execute(
+      sql`update features set last_seen_at = latest.at from (select feature_name, max(at) as at from ${seen} group by feature_name) as latest where features.name = latest.feature_name`,
+    );
+  }
+}
 
 const countOrder = (a: RequestCount, b: RequestCount) =>
   a.bucket.getTime() - b.bucket.getTime() || (a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : a.appName < b.appName ? -1 : a.appName > b.appName ? 1 : 0);
@@ -144,10 +168,10 @@ const countOrder = (a: RequestCount, b: RequestCount) =>
  */
 async function addRequestCounts(tx: Db, counts: RequestCount[]): Promise<void> {
   counts.sort(countOrder);
-  for (let i = 0; i < counts.length; i += REQUEST_COUNT_ROWS) {
+  for (let i = 0; i < counts.length; i += ROWS_PER_STATEMENT) {
     await tx
       .insert(t.requestCounts)
-      .values(counts.slice(i, i + REQUEST_COUNT_ROWS))
+      .values(counts.slice(i, i + ROWS_PER_STATEMENT))
       .onConflictDoUpdate({
         target: [t.requestCounts.bucket, t.requestCounts.appName, t.requestCounts.endpoint],
         set: { count: sql.raw(capped('"request_counts".count::numeric + excluded.count')) },
