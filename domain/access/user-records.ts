@@ -10,10 +10,13 @@ import { assertPasswordPolicy, hashPassword } from './passwords.js';
 export type UserRow = typeof t.users.$inferSelect;
 
 /** Unleash's default avatar: a gravatar of the email, username or id. */
-const gravatar = (row: UserRow) =>
+const gravatar = (row: Pick<UserRow, 'id' | 'email' | 'username'>) =>
   `https://gravatar.com/avatar/${createHash('sha256')
     .update(String(row.email ?? row.username ?? row.id).trim().toLowerCase())
     .digest('hex')}?s=42&d=retro&r=g`;
+
+/** The user's image: the one set, else the gravatar. */
+export const userImageUrl = (row: Pick<UserRow, 'id' | 'email' | 'username' | 'imageUrl'>) => row.imageUrl ?? gravatar(row);
 
 /** A user in the contract's shape: never the password hash. */
 export const describeUser = (row: UserRow) => ({
@@ -21,7 +24,7 @@ export const describeUser = (row: UserRow) => ({
   name: row.name,
   ...(row.email !== null && { email: row.email }),
   username: row.username,
-  imageUrl: row.imageUrl ?? gravatar(row),
+  imageUrl: userImageUrl(row),
   rootRole: row.rootRoleId,
   loginAttempts: row.loginAttempts,
   emailSent: false,
