@@ -1,9 +1,9 @@
-// One page of a feature search in one statement: the page of flags with the number of matches, and everything
-// listed for them (environments, strategies, segment names, tags with their colours, dependencies, lifecycle,
+// One page of a feature search in one statement: the page of flags, the number of all matches, and everything
+// listed for the page (environments, strategies, segment names, tags with their colours, dependencies, lifecycle,
 // recent evaluation counts, the caller's favourites, creators), each aggregated to JSON. The embedded database
 // runs every statement on the service's own thread, where each round trip and each row read costs more than the
 // statement's work: a dozen reads per page were most of the time a search took.
-import { count, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
 import * as t from '../../db/schema.js';
 import { strategyOrder } from '../../db/strategy-order.js';
@@ -29,7 +29,6 @@ type PageRow = [
   lastSeenAt: Timestamp | null,
   createdByUserId: number | null,
   createdBy: string | null,
-  total: number,
 ];
 type EnvironmentRow = [name: string, type: string, sortOrder: number];
 type StateRow = [featureName: string, environment: string, enabled: boolean, variants: Variants, lastSeenAt: Timestamp | null];
@@ -55,6 +54,7 @@ type CountRow = [featureName: string, environment: string, yes: number, no: numb
 type CreatorRow = [id: number, imageUrl: string | null, email: string | null, username: string | null];
 
 interface Found {
+  total: number | string;
   page: PageRow[] | null;
   environments: EnvironmentRow[] | null;
   states: StateRow[] | null;
@@ -86,20 +86,21 @@ const listed = sql.raw(`
   (select json_agg(json_build_array(l.feature_name, l.stage, l.status, l.status_value, l.created_at))
     from feature_lifecycles l where l.feature_name in (select name from page)) as stages`);
 
-/** The rows of `features` the search selects, one page of them, each with the number of all matches. */
-function pageQuery(where: SQL, order: SQL[], limit: number, offset: number): SQL {
-  const f = t.features;
-  return sql`select ${f.name} as name, ${f.project}, ${f.type}, ${f.description}, ${f.stale}, ${f.impressionData}, ${f.archivedAt},
-    ${f.createdAt}, ${f.lastSeenAt}, ${f.createdByUserId}, ${f.createdBy}, count(*) over () as total
+const f = t.features;
+
+/** One page of the rows of `features` the search selects: read in index order when the order allows, stopping at the page's end. */
+const pageQuery = (where: SQL, order: SQL[], limit: number, offset: number) =>
+  sql`select ${f.name} as name, ${f.project}, ${f.type}, ${f.description}, ${f.stale}, ${f.impressionData}, ${f.archivedAt},
+    ${f.createdAt}, ${f.lastSeenAt}, ${f.createdByUserId}, ${f.createdBy}
     from ${f} where ${where} order by ${sql.join(order, sql`, `)} limit ${limit} offset ${offset}`;
-}
 
 async function readPage(db: Db, where: SQL, order: SQL[], limit: number, offset: number, userId: number | undefined): Promise<Found> {
   const since = new Date(Date.now() - HOUR_MS).toISOString();
   const query = sql`with page as materialized (${pageQuery(where, order, limit, offset)})
     select
+      (select count(*) from ${f} where ${where}) as total,
       (select json_agg(json_build_array(p.name, p.project, p.type, p.description, p.stale, p.impression_data, p.archived_at, p.created_at,
-        p.last_seen_at, p.created_by_user_id, p.created_by, p.total)) from page p) as page,
+        p.last_seen_at, p.created_by_user_id, p.created_by)) from page p) as page,
       ${listed},
       (select json_agg(json_build_array(h.feature_name, h.environment, h.yes, h.no)) from (
         select feature_name, environment, sum(yes) as yes, sum(no) as no from client_metrics_hourly
@@ -220,21 +221,8 @@ function describeFound(found: Found) {
   });
 }
 
-/**
- * The page of flags `where` selects in `order`, in the search shape, and how many flags it selects over all pages.
- * A page past the end has no row to carry that number, so only then is it counted on its own.
- */
+/** The page of flags `where` selects in `order`, in the search shape, and how many flags it selects over all pages. */
 export async function searchPage(db: Db, where: SQL, order: SQL[], page: { limit: number; offset: number }, userId: number | undefined) {
   const found = await readPage(db, where, order, page.limit, page.offset, userId);
-  const first = found.page?.[0];
-  const total = first
-    ? Number(first[11])
-    : page.offset === 0
-      ? 0
-      : await db
-          .select({ total: count() })
-          .from(t.features)
-          .where(where)
-          .then(([row]) => row?.total ?? 0);
-  return { features: describeFound(found), total };
+  return { features: describeFound(found), total: Number(found.total) };
 }
