@@ -31,6 +31,7 @@ import { EventLog, type RecordEvent } from '../domain/events/event-log.js';
 import { DeliveryWorker } from '../domain/integrations/delivery-worker.js';
 import { createLogger, logOf, registerRequestLogging } from '../kernel/logging.js';
 import { replicaAnnouncer, startReplicaSync } from '../domain/events/replica-sync.js';
+import { RecentReads } from '../domain/recent-reads.js';
 import { TokenCache } from '../domain/access/token-cache.js';
 import { bootstrapTokens } from '../domain/access/tokens.js';
 import { bootstrapAdminUser } from '../domain/access/user-auth.js';
@@ -114,8 +115,9 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     });
     registerErrorAnswers(app, logger);
 
-    const services = { db: database.db, config, events, clientFeatures, clientMetrics, operations: handlers };
-    const background = { config, events, clientFeatures, clientMetrics, requestCounts: clientMetrics, operations: handlers };
+    const recentReads = new RecentReads(database.writes, events);
+    const services = { db: database.db, config, events, clientFeatures, clientMetrics, recentReads, operations: handlers };
+    const background = { config, events, clientFeatures, clientMetrics, requestCounts: clientMetrics, recentReads, operations: handlers };
     const stopScheduler = startChangeRequestScheduler(database.db, events, background, logger, config.changeRequestPollMs ?? 1000);
     const stopProgression = startReleaseProgression(database.db, events, logger, config);
     const stopSafeguards = startSafeguardWatch(database.db, events, background, logger, releaseConfig(config).safeguardIntervalMs);
@@ -174,11 +176,12 @@ class RequestContext implements HandlerContext {
   readonly clientFeatures: HandlerContext['clientFeatures'];
   readonly clientMetrics: HandlerContext['clientMetrics'];
   readonly requestCounts: HandlerContext['requestCounts'];
+  readonly recentReads: HandlerContext['recentReads'];
   readonly operations: HandlerContext['operations'];
   readonly caller: HandlerContext['caller'];
 
   constructor(
-    services: Pick<HandlerContext, 'db' | 'config' | 'events' | 'clientFeatures' | 'operations'> & { clientMetrics: ClientMetricsStore },
+    services: Pick<HandlerContext, 'db' | 'config' | 'events' | 'clientFeatures' | 'recentReads' | 'operations'> & { clientMetrics: ClientMetricsStore },
     private readonly request: FastifyRequest,
     private readonly logger: Logger,
   ) {
@@ -188,6 +191,7 @@ class RequestContext implements HandlerContext {
     this.clientFeatures = services.clientFeatures;
     this.clientMetrics = services.clientMetrics;
     this.requestCounts = services.clientMetrics;
+    this.recentReads = services.recentReads;
     this.operations = services.operations;
     this.caller = request.caller!;
   }

@@ -98,6 +98,9 @@ class EdgeRequestContext implements HandlerContext {
   get requestCounts(): never {
     return noDatabase('Request counts');
   }
+  get recentReads(): never {
+    return noDatabase('Recent reads');
+  }
   get operations(): never {
     return noDatabase('The admin operations');
   }

@@ -6,6 +6,7 @@ import { lockDataDir } from './data-dir-lock.js';
 import { projectRoot } from './project-root.js';
 import { openPostgresPool, preparePostgres, type PostgresConfig } from './postgres-pool.js';
 import type { Db } from './types.js';
+import { countWrites, type WriteCount } from './write-count.js';
 
 export type { Db, DbOrTx } from './types.js';
 
@@ -16,6 +17,8 @@ export type DatabaseConfig =
 export interface Database {
   db: Db;
   kind: DatabaseConfig['kind'];
+  /** The writes this process has made visible, for answers kept until the data changes. */
+  writes: WriteCount;
   /** PostgreSQL only: runs `onNotify` for every NOTIFY on `channel` (reconnecting by itself). */
   listen?(channel: string, onNotify: (payload: string) => void): Promise<void>;
   close(): Promise<void>;
@@ -68,6 +71,7 @@ async function openPglite(config: { dataDir?: string; snapshot?: Blob }): Promis
     return {
       db,
       kind: 'pglite',
+      writes: countWrites(db, client, ['query', 'exec']),
       async close() {
         await client.close();
         release();
@@ -81,8 +85,8 @@ async function openPglite(config: { dataDir?: string; snapshot?: Blob }): Promis
 
 async function openPostgres(config: PostgresConfig): Promise<Database> {
   await preparePostgres(config, migrationsFolder);
-  const { db, listen, close } = openPostgresPool(config);
-  return { db, kind: 'postgres', listen, close };
+  const { db, pool, listen, close } = openPostgresPool(config);
+  return { db, kind: 'postgres', writes: countWrites(db, pool, ['query']), listen, close };
 }
 
 /** A migrated embedded database with its default rows, as a tarball a PGlite can start from. */

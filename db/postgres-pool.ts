@@ -101,5 +101,5 @@ export function openPostgresPool(config: PostgresConfig) {
     await pool.end();
   }
 
-  return { db, listen, close };
+  return { db, pool, listen, close };
 }

@@ -6,6 +6,7 @@ import type { EventLog, RecordEvent } from './events/event-log.js';
 import type { AppConfig } from '../kernel/config.js';
 import type { ServedSnapshots } from './client-features/cache.js';
 import type { ClientMetricsStore } from './usage/client-metrics.js';
+import type { RecentReads } from './recent-reads.js';
 
 /** Where SDK reports go: the database (ClientMetricsStore), or an edge's upstream (EdgeReports). */
 export type SdkReports = Pick<ClientMetricsStore, 'register' | 'report' | 'addCollector'>;
@@ -21,6 +22,8 @@ export interface HandlerContext {
   clientMetrics: SdkReports;
   /** The service's request counts per application and endpoint (the usage metrics). */
   requestCounts: Pick<ClientMetricsStore, 'requestCountsSince'>;
+  /** Answers of costly reads, reused until the data changes. */
+  recentReads: Pick<RecentReads, 'read'>;
   /** The caller's address, as the connection or a trusted proxy tells. */
   clientIp: string;
   /** Whether cookies the answer sets are Secure: SECURE_COOKIES, or the request came over HTTPS (directly, or as a trusted proxy says). */

@@ -4,9 +4,11 @@ import { pageOf, searchConditions, searchOrder } from '../domain/flags/search-fi
 import { searchPage } from '../domain/flags/search-results.js';
 
 export const featureSearchHandlers = {
-  async searchFeatures({ query }, { db, caller }) {
+  async searchFeatures({ query }, { db, caller, recentReads }) {
     const userId = userIdOf(caller);
-    const body = await searchPage(db, searchConditions(query), searchOrder(query, userId), pageOf(query), userId);
+    const body = await recentReads.read(`search ${userId} ${JSON.stringify(query)}`, () =>
+      searchPage(db, searchConditions(query), searchOrder(query, userId), pageOf(query), userId),
+    );
     return { status: 200, body };
   },
 } satisfies Partial<Handlers>;

@@ -168,6 +168,8 @@ export function withinTransaction(context: Omit<HandlerContext, 'db' | 'change'>
     clientFeatures: context.clientFeatures,
     clientMetrics: context.clientMetrics,
     requestCounts: context.requestCounts,
+    // Reads inside the transaction see its uncommitted writes: none may be kept for others.
+    recentReads: { read: (_key, read) => read() },
     operations: context.operations,
     clientIp: context.clientIp,
     secureCookies: context.secureCookies,
