@@ -2,7 +2,6 @@ import type { AddressInfo } from 'node:net';
 import { buildApp, type BuiltApp } from './app.js';
 import { configFromEnv, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS, type AppConfig } from '../kernel/config.js';
 import { edgeConfigFromEnv } from '../kernel/edge-config.js';
-import { buildEdge } from './edge.js';
 import { startIdleCollection } from './idle-collection.js';
 import { listeningOn } from './listening.js';
 import { uiIsBuilt } from './ui.js';
@@ -29,7 +28,8 @@ function showCreated(url: string, adminToken: string | undefined, admin: { usern
 async function main() {
   const edge = edgeConfigFromEnv();
   const config = edge ?? configFromEnv();
-  const built = edge ? await buildEdge(edge) : await buildApp(configFromEnv());
+  // An edge node's upstream client (undici) is loaded only by an edge node.
+  const built = edge ? await (await import('./edge.js')).buildEdge(edge) : await buildApp(configFromEnv());
   const { app, log } = built;
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -2,9 +2,9 @@
 // bound to the browser that began the sign-in by a short-lived cookie.
 import { randomBytes } from 'node:crypto';
 import { parseCookie, stringifySetCookie } from 'cookie';
-import * as client from 'openid-client';
+import type * as client from 'openid-client';
 import type { Handlers, HandlerContext } from '../domain/handler-context.js';
-import { callbackUrlOf, identityOf, providerConfiguration, sha256 } from '../domain/sso/oidc.js';
+import { callbackUrlOf, identityOf, openidClient, providerConfiguration, sha256 } from '../domain/sso/oidc.js';
 import { savePending, takePending, PENDING_TTL_MS } from '../domain/sso/pending.js';
 import { oidcSettings, type OidcSettings } from '../domain/sso/settings.js';
 import { SignInRefused, refusedLocation, safeRedirectPath, signInWithProvider } from '../domain/sso/sign-in.js';
@@ -37,17 +37,18 @@ async function exchange(context: HandlerContext, settings: Settings, query: Fini
   let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
   let claims: Record<string, unknown>;
   try {
+    const oidc = await openidClient();
     provider = await providerConfiguration(settings);
     const currentUrl = new URL(callbackUrlOf(context.config));
     for (const [name, value] of Object.entries(query)) if (typeof value === 'string') currentUrl.searchParams.set(name, value);
-    tokens = await client.authorizationCodeGrant(provider, currentUrl, {
+    tokens = await oidc.authorizationCodeGrant(provider, currentUrl, {
       pkceCodeVerifier: pending.codeVerifier,
       expectedState: state,
       expectedNonce: pending.nonce,
       idTokenExpected: true,
     });
     claims = { ...tokens.claims() };
-    if (typeof claims.email !== 'string') claims = { ...(await client.fetchUserInfo(provider, tokens.access_token, String(claims.sub))), ...claims };
+    if (typeof claims.email !== 'string') claims = { ...(await oidc.fetchUserInfo(provider, tokens.access_token, String(claims.sub))), ...claims };
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
     throw new SignInRefused(
@@ -76,17 +77,18 @@ export const oidcSignInHandlers = {
       const headers: Record<string, string> = { location: refusedLocation(reason) };
       return { status: 302, body: undefined, headers };
     }
-    const state = client.randomState();
-    const nonce = client.randomNonce();
-    const codeVerifier = client.randomPKCECodeVerifier();
+    const oidc = await openidClient();
+    const state = oidc.randomState();
+    const nonce = oidc.randomNonce();
+    const codeVerifier = oidc.randomPKCECodeVerifier();
     const browser = randomBytes(32).toString('base64url');
     await savePending(context.db, 'oidc', sha256(state), { browser: sha256(browser), nonce, codeVerifier, redirect: safeRedirectPath(query?.redirect) });
-    const location = client.buildAuthorizationUrl(provider, {
+    const location = oidc.buildAuthorizationUrl(provider, {
       redirect_uri: callbackUrlOf(context.config),
       scope: `openid email profile${settings.addGroupsScope ? ' groups' : ''}`,
       state,
       nonce,
-      code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
       code_challenge_method: 'S256',
       ...(settings.acrValues && { acr_values: settings.acrValues }),
     });

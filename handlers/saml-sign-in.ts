@@ -31,6 +31,6 @@ export const samlSignInHandlers = {
   },
 
   async getSamlMetadata(_request, { config }) {
-    return { status: 200, body: { preSerialized: Buffer.from(serviceProviderMetadata(config)) }, headers: { 'content-type': 'application/samlmetadata+xml' } };
+    return { status: 200, body: { preSerialized: Buffer.from(await serviceProviderMetadata(config)) }, headers: { 'content-type': 'application/samlmetadata+xml' } };
   },
 } satisfies Partial<Handlers>;

@@ -1,4 +1,3 @@
-import { Agent, request } from 'undici';
 import type { components } from '../generated/api.js';
 import type { Handlers } from '../domain/handler-context.js';
 import { badGateway } from '../kernel/errors.js';
@@ -29,7 +28,10 @@ const requestRate = (paths: string) =>
   '"endpoint", "$1", "path", "(/api/(?:client/)?[^/*]*).*"), "appName", "unknown", "appName", ""))';
 const PROMETHEUS_QUERIES = { clientMetrics: requestRate('/api/client/.*'), adminMetrics: requestRate('/api/admin/.*') };
 
-const prometheusAgent = new Agent({ maxResponseSize: PROMETHEUS_MAX_ANSWER });
+/** undici is loaded with the first query: most services never ask Prometheus. */
+let prometheusClient: Promise<{ request: typeof import('undici').request; agent: import('undici').Agent }> | undefined;
+const prometheus = () =>
+  (prometheusClient ??= import('undici').then(({ Agent, request }) => ({ request, agent: new Agent({ maxResponseSize: PROMETHEUS_MAX_ANSWER }) })));
 
 const isPoint = (point: unknown): point is [number, string] => Array.isArray(point) && point.length === 2 && typeof point[0] === 'number' && typeof point[1] === 'string';
 
@@ -61,7 +63,8 @@ async function queryRange(api: string, name: string, query: string, now: number)
   let text: string;
   let status: number;
   try {
-    const response = await request(`${api}/api/v1/query_range?${params}`, { signal, dispatcher: prometheusAgent, headers: { accept: 'application/json' } });
+    const { request, agent } = await prometheus();
+    const response = await request(`${api}/api/v1/query_range?${params}`, { signal, dispatcher: agent, headers: { accept: 'application/json' } });
     status = response.statusCode;
     text = await response.body.text();
   } catch (error) {

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import type { IntegrationConfig } from '../../kernel/config.js';
 import type { OutgoingRequest } from './render.js';
 import { isPrivateAddress, safeLookup } from './url-safety.js';
@@ -47,11 +47,17 @@ async function readSome(body: AsyncIterable<Buffer> & { destroy(): void }): Prom
 
 /** Calls receivers with the policy's address checks pinned into each connection; redirects are not followed. */
 export class Sender {
-  private readonly allowedAgent = new Agent({ headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS });
-  private readonly checkedAgent: Agent;
+  /** undici (~5 MB of heap) is loaded with the first delivery: a service without integrations never holds it. */
+  private agents?: Promise<{ request: typeof import('undici').request; allowed: Agent; checked: Agent }>;
 
-  constructor(private readonly policy: Policy) {
-    this.checkedAgent = new Agent({ headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS, connect: { lookup: safeLookup(policy) } });
+  constructor(private readonly policy: Policy) {}
+
+  private client() {
+    return (this.agents ??= import('undici').then(({ Agent, request }) => ({
+      request,
+      allowed: new Agent({ headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS }),
+      checked: new Agent({ headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS, connect: { lookup: safeLookup(this.policy) } }),
+    })));
   }
 
   /** Sends the requests in order and stops at the first that fails. */
@@ -76,11 +82,12 @@ export class Sender {
     if (refusal) return { ok: false, refused: true, response: `not sent: ${refusal}`, durationMs: 0 };
     const hostAllowed = this.policy.allowPrivateUrls || this.policy.allowedHosts.includes(url.hostname.toLowerCase());
     try {
+      const { request, allowed, checked } = await this.client();
       const response = await request(url, {
         method: 'POST',
         headers: { 'user-agent': 'flag-service-integrations', ...outgoing.headers, ...extraHeaders },
         body: outgoing.body,
-        dispatcher: hostAllowed ? this.allowedAgent : this.checkedAgent,
+        dispatcher: hostAllowed ? allowed : checked,
         signal: AbortSignal.any([signal, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]),
       });
       const text = await readSome(response.body);
@@ -98,6 +105,8 @@ export class Sender {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.allowedAgent.close(), this.checkedAgent.close()]);
+    if (!this.agents) return;
+    const { allowed, checked } = await this.agents;
+    await Promise.all([allowed.close(), checked.close()]);
   }
 }

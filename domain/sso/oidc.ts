@@ -1,7 +1,7 @@
 // The OpenID provider the settings name, found by its discovery document and kept a few minutes; and what the
 // claims of its ID token say about the person (email, name, groups).
 import { createHash } from 'node:crypto';
-import * as client from 'openid-client';
+import type * as client from 'openid-client';
 import type { Db } from '../../db/connect.js';
 import type { AppConfig } from '../../kernel/config.js';
 import { publicUrlOf } from '../../kernel/config.js';
@@ -10,6 +10,9 @@ import { oidcSettings, type OidcSettings } from './settings.js';
 
 const DISCOVERY_TTL_MS = 5 * 60_000;
 const PROVIDER_TIMEOUT_S = 10;
+
+/** openid-client and its JOSE libraries are loaded when OpenID Connect is first used, not by every process. */
+export const openidClient = () => import('openid-client');
 
 const discovered = new Map<string, { config: Promise<client.Configuration>; until: number }>();
 
@@ -25,10 +28,12 @@ export function providerConfiguration(settings: OidcSettings & { discoverUrl: st
   const metadata: Partial<client.ClientMetadata> = {
     ...(settings.idTokenSigningAlgorithm && { id_token_signed_response_alg: settings.idTokenSigningAlgorithm }),
   };
-  const config = client.discovery(url, settings.clientId, metadata, client.ClientSecretBasic(settings.secret), {
-    timeout: PROVIDER_TIMEOUT_S,
-    ...(url.protocol === 'http:' && { execute: [client.allowInsecureRequests] }),
-  });
+  const config = openidClient().then((oidc) =>
+    oidc.discovery(url, settings.clientId, metadata, oidc.ClientSecretBasic(settings.secret), {
+      timeout: PROVIDER_TIMEOUT_S,
+      ...(url.protocol === 'http:' && { execute: [oidc.allowInsecureRequests] }),
+    }),
+  );
   discovered.set(key, { config, until: Date.now() + DISCOVERY_TTL_MS });
   config.catch(() => {
     if (discovered.get(key)?.config === config) discovered.delete(key);
@@ -72,5 +77,5 @@ export async function oidcSignOutUrl(db: Db, config: AppConfig, idToken: string)
   if (!settings?.enableSingleSignOut || !settings.discoverUrl) return undefined;
   const provider = await providerConfiguration({ ...settings, discoverUrl: settings.discoverUrl });
   if (!provider.serverMetadata().end_session_endpoint) return undefined;
-  return client.buildEndSessionUrl(provider, { id_token_hint: idToken, post_logout_redirect_uri: `${publicUrlOf(config)}/signin` }).toString();
+  return (await openidClient()).buildEndSessionUrl(provider, { id_token_hint: idToken, post_logout_redirect_uri: `${publicUrlOf(config)}/signin` }).toString();
 }

@@ -1,6 +1,6 @@
 // SAML 2.0 with node-saml: this service is the service provider. Its requests are kept in the pending sign-ins
 // table so that any replica can accept the answer, and each is taken once, atomically, when answered.
-import { SAML, ValidateInResponseTo, generateServiceProviderMetadata, type CacheProvider, type SamlConfig } from '@node-saml/node-saml';
+import type { CacheProvider, SAML, SamlConfig } from '@node-saml/node-saml';
 import type { Db } from '../../db/connect.js';
 import type { SessionSso } from '../../db/schema.js';
 import { publicUrlOf, type AppConfig } from '../../kernel/config.js';
@@ -56,7 +56,11 @@ const NOTHING_KEPT: CacheProvider = {
   removeAsync: async (id) => id,
 };
 
-function serviceProvider(config: AppConfig, settings: SamlSettings, options: Pick<SamlConfig, 'cacheProvider' | 'logoutUrl'>): SAML {
+/** node-saml and its XML libraries (~4 MB of heap) are loaded when SAML is first used, not by every process. */
+const nodeSaml = () => import('@node-saml/node-saml');
+
+async function serviceProvider(config: AppConfig, settings: SamlSettings, options: Pick<SamlConfig, 'cacheProvider' | 'logoutUrl'>): Promise<SAML> {
+  const { SAML, ValidateInResponseTo } = await nodeSaml();
   return new SAML({
     entryPoint: settings.signOnUrl,
     issuer: serviceEntityId(config),
@@ -74,13 +78,14 @@ function serviceProvider(config: AppConfig, settings: SamlSettings, options: Pic
   });
 }
 
-export function serviceProviderMetadata(config: AppConfig): string {
+export async function serviceProviderMetadata(config: AppConfig): Promise<string> {
+  const { generateServiceProviderMetadata } = await nodeSaml();
   return generateServiceProviderMetadata({ issuer: serviceEntityId(config), callbackUrl: assertionConsumerUrl(config), wantAssertionsSigned: true });
 }
 
 /** The identity provider's URL carrying a fresh AuthnRequest, kept as pending with where to go afterwards. */
 export async function samlAuthorizeUrl(db: Db, config: AppConfig, settings: SamlSettings, redirect: string): Promise<string> {
-  return serviceProvider(config, settings, { cacheProvider: pendingRequests(db, redirect) }).getAuthorizeUrlAsync(redirect, undefined, {});
+  return (await serviceProvider(config, settings, { cacheProvider: pendingRequests(db, redirect) })).getAuthorizeUrlAsync(redirect, undefined, {});
 }
 
 /** What node-saml's refusal means, in plain words, followed by its own text. */
@@ -111,7 +116,7 @@ export interface SamlSignIn {
  * Throws SignInRefused otherwise.
  */
 export async function acceptSamlResponse(db: Db, config: AppConfig, settings: SamlSettings, samlResponse: string): Promise<SamlSignIn> {
-  const saml = serviceProvider(config, settings, { cacheProvider: pendingRequests(db) });
+  const saml = await serviceProvider(config, settings, { cacheProvider: pendingRequests(db) });
   let accepted: Awaited<ReturnType<SAML['validatePostResponseAsync']>>;
   try {
     accepted = await saml.validatePostResponseAsync({ SAMLResponse: samlResponse });
@@ -137,7 +142,7 @@ export async function acceptSamlResponse(db: Db, config: AppConfig, settings: Sa
 export async function samlSignOutUrl(db: Db, config: AppConfig, session: SamlSso): Promise<string | undefined> {
   const settings = await samlSettings(db);
   if (!settings?.signOutUrl) return undefined;
-  const saml = serviceProvider(config, settings, { cacheProvider: NOTHING_KEPT, logoutUrl: settings.signOutUrl });
+  const saml = await serviceProvider(config, settings, { cacheProvider: NOTHING_KEPT, logoutUrl: settings.signOutUrl });
   const user = { issuer: settings.entityId, nameID: session.nameID, nameIDFormat: session.nameIDFormat, ...(session.sessionIndex && { sessionIndex: session.sessionIndex }) };
   return saml.getLogoutUrlAsync(user, '', {});
 }
