@@ -22,7 +22,7 @@ import { ClientStreams, registerClientStreamingRoute } from '../domain/client-fe
 import { routeHandlers } from './handler-adapter.js';
 import { integrationConfig, releaseConfig, type AppConfig } from '../kernel/config.js';
 import type { HandlerContext } from '../domain/handler-context.js';
-import { contract } from '../kernel/contract.js';
+import { routeContract } from '../kernel/contract.js';
 import { registerDocs } from './docs.js';
 import { registerFrontendCors } from '../domain/frontend/cors.js';
 import { ServiceMetrics, registerPrometheus, timeRequests } from '../kernel/prometheus.js';
@@ -156,7 +156,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
         if (limit) route.bodyLimit = limit;
       });
       await registerDocs(api);
-      await api.register(openapiGlue, { specification: structuredClone(contract), serviceHandlers: routeHandlers(handlers, context) });
+      await api.register(openapiGlue, { specification: routeContract(), serviceHandlers: routeHandlers(handlers, context) });
     });
     // The admin UI at `/` (app/ui.ts), outside the API's hooks: its files are public.
     await registerUi(app);

@@ -26,3 +26,34 @@ async function parseContract(yaml: string): Promise<Record<string, unknown>> {
 /** The contract as written, and parsed. Read once per process. */
 export const contractYaml = readFileSync(contractPath, 'utf8');
 export const contract = await parseContract(contractYaml);
+
+/** Schema keys whose children are names (of properties, definitions), not keywords. */
+const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+/** Keywords that only annotate a schema: validation and serialization never read them. */
+const isAnnotation = (key: string, value: unknown) => key === 'examples' || key === 'example' || ((key === 'description' || key === 'title') && typeof value === 'string');
+
+function withoutAnnotations(schema: unknown, names = false): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => withoutAnnotations(item));
+  if (schema === null || typeof schema !== 'object') return schema;
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (!names && isAnnotation(key, value)) continue;
+    kept[key] = withoutAnnotations(value, !names && NAME_MAPS.has(key));
+  }
+  return kept;
+}
+
+/**
+ * A copy of the contract for the routes: its schemas without their annotations. The routes' schemas are expanded
+ * per operation, and the prose and examples repeated in each (the error schema's alone in ~900 copies) were megabytes
+ * of heap that validation never reads; the documentation is served from the contract itself.
+ */
+export function routeContract(): Record<string, unknown> {
+  const copy = (node: unknown, key: string | undefined, parentKey: string | undefined): unknown => {
+    if (key === 'schema' || parentKey === 'schemas') return withoutAnnotations(node);
+    if (Array.isArray(node)) return node.map((item) => copy(item, undefined, key));
+    if (node === null || typeof node !== 'object') return node;
+    return Object.fromEntries(Object.entries(node).map(([childKey, value]) => [childKey, copy(value, childKey, key)]));
+  };
+  return copy(contract, undefined, undefined) as Record<string, unknown>;
+}
