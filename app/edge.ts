@@ -19,7 +19,7 @@ import type { HandlerContext, Handlers } from '../domain/handler-context.js';
 import { operationTable, type OperationId } from '../generated/operations.js';
 import type { Caller } from '../shared/caller.js';
 import { registerBodyGuard } from '../kernel/body-guard.js';
-import { contract } from '../kernel/contract.js';
+import { routeContract } from '../kernel/contract.js';
 import type { EdgeConfig } from '../kernel/edge-config.js';
 import { errorBody } from '../kernel/errors.js';
 import { createLogger, logOf, registerRequestLogging } from '../kernel/logging.js';
@@ -49,9 +49,9 @@ const EDGE_OPERATIONS = [
   'evaluateOfrepFlags',
 ] as const satisfies readonly OperationId[];
 
-/** The contract with only the edge's operations: the glue registers routes for nothing else, so the rest is 404. */
+/** The routes' contract (kernel/contract.ts) with only the edge's operations: the glue registers routes for nothing else, so the rest is 404. */
 function edgeContract(): Record<string, unknown> {
-  const specification = structuredClone(contract) as { paths: Record<string, Record<string, { operationId?: string }>> };
+  const specification = routeContract() as { paths: Record<string, Record<string, { operationId?: string }>> };
   const served = new Set<string>(EDGE_OPERATIONS);
   for (const [path, item] of Object.entries(specification.paths)) {
     for (const [method, operation] of Object.entries(item)) if (typeof operation === 'object' && operation?.operationId && !served.has(operation.operationId)) delete item[method];

@@ -19,7 +19,7 @@ const READING = /^\s*(select|with)\b/i;
 const WRITING = /\b(insert|update|delete|merge|truncate|copy)\b/i;
 
 /** Whether a statement's text may change data (a read that names a writing keyword counts as one: it costs a reuse, no more). */
-export const mayWrite = (text: string): boolean => !READING.test(text) || WRITING.test(text);
+const mayWrite = (text: string): boolean => !READING.test(text) || WRITING.test(text);
 
 const textOf = (statement: unknown) => (typeof statement === 'string' ? statement : ((statement as { text?: unknown } | null)?.text ?? ''));
 
