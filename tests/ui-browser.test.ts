@@ -308,6 +308,8 @@ describe('what a user may not do is not offered', () => {
     const page = await signedInOnFlags(browser, app, 'alice');
     await page.getByRole('link', { name: 'viewed-flag' }).click();
     await page.getByRole('switch', { name: 'production: off' }).waitFor();
+    // Every request of the page has answered: the one the click makes is the first to meet the ended session.
+    await page.waitForLoadState('networkidle');
     // The session ends on the server (as at expiry, a logout elsewhere or a password change); the page still shows.
     const logout = await page.evaluate(async () => (await fetch('/logout', { method: 'POST' })).status);
     expect(logout).toBe(200);
