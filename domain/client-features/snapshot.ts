@@ -4,6 +4,7 @@ import type { Db } from '../../db/connect.js';
 import * as t from '../../db/schema.js';
 import { strategyOrder } from '../../db/strategy-order.js';
 import type { components } from '../../generated/api.js';
+import { StringPool } from '../../kernel/string-pool.js';
 
 export type ClientConstraint = components['schemas']['ClientConstraint'];
 type ClientFeature = components['schemas']['ClientFeature'];
@@ -60,12 +61,13 @@ async function readFlags(tx: Db, names: string[] | null): Promise<FlagRecord[]> 
   const segmentsOf = new Map<string, number[]>();
   for (const link of links) segmentsOf.set(link.strategyId, [...(segmentsOf.get(link.strategyId) ?? []), link.segmentId]);
 
+  const pool = new StringPool();
   const records = new Map<string, FlagRecord>();
   for (const f of features.sort(byFlagName)) {
     records.set(f.name, {
       name: f.name,
-      project: f.project,
-      type: f.type,
+      project: pool.of(f.project),
+      type: pool.of(f.type),
       description: f.description,
       stale: f.stale,
       impressionData: f.impressionData,
@@ -75,25 +77,25 @@ async function readFlags(tx: Db, names: string[] | null): Promise<FlagRecord[]> 
     });
   }
   for (const state of states) {
-    records.get(state.featureName)?.environments.set(state.environment, {
+    records.get(state.featureName)?.environments.set(pool.of(state.environment), {
       enabled: state.enabled,
       strategies: [],
-      variants: state.variants,
+      variants: pool.within(state.variants),
     });
   }
   for (const s of strategies.filter((s) => !s.disabled).sort(strategyOrder)) {
     records.get(s.featureName)?.environments.get(s.environment)?.strategies.push({
-      name: s.strategyName,
-      constraints: s.constraints,
-      parameters: s.parameters,
-      variants: s.variants,
+      name: pool.of(s.strategyName),
+      constraints: pool.within(s.constraints),
+      parameters: pool.within(s.parameters),
+      variants: pool.within(s.variants),
       segments: (segmentsOf.get(s.id) ?? []).sort((a, b) => a - b),
     });
   }
   for (const d of dependencies) {
-    records.get(d.child)?.dependencies.push({ feature: d.parent, enabled: d.enabled, ...(d.enabled && d.variants.length > 0 && { variants: d.variants }) });
+    records.get(d.child)?.dependencies.push({ feature: d.parent, enabled: d.enabled, ...(d.enabled && d.variants.length > 0 && { variants: pool.within(d.variants) }) });
   }
-  for (const tag of tags) records.get(tag.featureName)?.tags.add(`${tag.tagType}:${tag.tagValue}`);
+  for (const tag of tags) records.get(tag.featureName)?.tags.add(pool.of(`${tag.tagType}:${tag.tagValue}`));
   return [...records.values()];
 }
 
