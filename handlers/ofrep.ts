@@ -36,9 +36,9 @@ export const ofrepHandlers = {
     const flag = answers.compiled.flags.get(params.key);
     if (!flag) throw new OfrepError(404, 'FLAG_NOT_FOUND', `No flag named "${params.key}" exists where this token may read.`);
     const table = ofrepAnswers(answers);
-    const answer = table.of(flag, context);
-    countEvaluations(clientMetrics, environmentOf(caller), context.appName ?? DEFAULT_APP_NAME, clientIp, table.written, [answer]);
-    return { status: 200, body: { preSerialized: answer.bytes }, headers: { 'content-type': JSON_TYPE } };
+    const piece = table.of(flag, context);
+    countEvaluations(clientMetrics, environmentOf(caller), context.appName ?? DEFAULT_APP_NAME, clientIp, table.written, [piece]);
+    return { status: 200, body: { preSerialized: table.pieces.bytesOf(piece) }, headers: { 'content-type': JSON_TYPE } };
   },
 
   async evaluateOfrepFlags({ body, headers }, { caller, clientFeatures, clientMetrics, clientIp }) {

@@ -65,6 +65,8 @@ export interface CompiledFlag {
 export interface CompiledFlags {
   /** In the order given. */
   readonly flags: ReadonlyMap<string, CompiledFlag>;
+  /** The same, as a list (what a walk over every flag reads). */
+  readonly ordered: readonly CompiledFlag[];
   readonly segments: ReadonlyMap<number, CompiledSegment>;
 }
 
@@ -96,7 +98,7 @@ export function compileFlags(features: readonly FeatureInput[], segments: readon
   for (const [flag, dependencies] of dependencyLists) {
     for (const source of flag.source.dependencies ?? []) dependencies.push({ source, parent: flags.get(source.feature) });
   }
-  return { flags, segments: compiledSegments };
+  return { flags, ordered: [...flags.values()], segments: compiledSegments };
 }
 
 function compileStrategy(strategy: StrategyInput, index: number, flagName: string, hostname: string, segments: ReadonlyMap<number, CompiledSegment>): CompiledStrategy {

@@ -4,7 +4,7 @@
 import type { ServedSnapshots } from '../client-features/cache.js';
 import { clientFeatures, shapeKey, type Shape } from '../client-features/body.js';
 import type { Snapshot } from '../client-features/snapshot.js';
-import { FragmentList, fragmentOf, type JsonAnswer, type JsonFragment } from './fragments.js';
+import { JsonPieces, type JsonAnswer } from './fragments.js';
 import { compileFlags, evaluate, type CompiledFlags, type EvaluatedVariant, type Evaluation, type EvaluationContext } from '../evaluation/index.js';
 import type { CompiledFlag } from '../evaluation/compile.js';
 import { decide, variantFor } from '../evaluation/evaluate.js';
@@ -27,8 +27,9 @@ const toggleOf = (answer: Evaluation): FrontendToggle => ({ name: answer.name, e
 /** The flags of one token shape in one snapshot, compiled, with their answers' JSON as it is first needed. */
 export class FrontendAnswers {
   readonly compiled: CompiledFlags;
-  /** Per flag index, its toggle per variant object (the engine shares them: a flag has few). */
-  private readonly toggles: (Map<Readonly<EvaluatedVariant>, JsonFragment> | undefined)[] = [];
+  /** Per flag index, its toggle's piece per variant object (the engine shares them: a flag has few). */
+  private readonly toggles: (Map<Readonly<EvaluatedVariant>, number> | undefined)[] = [];
+  private readonly pieces = new JsonPieces();
 
   constructor(
     readonly snapshot: Snapshot,
@@ -40,12 +41,14 @@ export class FrontendAnswers {
 
   /** `{toggles}` for the context, as JSON: the flags on for it, in name order. */
   answer(context: EvaluationContext): JsonAnswer {
-    const list = new FragmentList(TOGGLES_OPENING, ARRAY_CLOSING);
-    for (const flag of this.compiled.flags.values()) {
+    const flags = this.compiled.ordered;
+    const on: number[] = [];
+    for (let i = 0; i < flags.length; i++) {
+      const flag = flags[i]!;
       const decision = decide(flag, context);
-      if (decision !== false) list.add(this.toggleJson(flag, variantFor(flag, decision, context)));
+      if (decision !== false) on.push(this.toggleJson(flag, variantFor(flag, decision, context)));
     }
-    return list.finish();
+    return this.pieces.join(on, on.length, TOGGLES_OPENING, ARRAY_CLOSING);
   }
 
   /** The flag as the frontend API lists it, when it is on for the context. */
@@ -54,11 +57,11 @@ export class FrontendAnswers {
     return answer.enabled ? toggleOf(answer) : undefined;
   }
 
-  private toggleJson(flag: CompiledFlag, variant: Readonly<EvaluatedVariant>): JsonFragment {
+  private toggleJson(flag: CompiledFlag, variant: Readonly<EvaluatedVariant>): number {
     const byVariant = (this.toggles[flag.index] ??= new Map());
     let toggle = byVariant.get(variant);
     if (toggle === undefined) {
-      toggle = fragmentOf(toggleOf({ name: flag.name, enabled: true, variant, impressionData: flag.impressionData }));
+      toggle = this.pieces.add(toggleOf({ name: flag.name, enabled: true, variant, impressionData: flag.impressionData }));
       byVariant.set(variant, toggle);
     }
     return toggle;

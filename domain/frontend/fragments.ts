@@ -1,20 +1,10 @@
-// Answers written as JSON once per distinct piece (a flag's answer for one variant), then joined per request. The
-// validator folds the pieces' own hashes in order (FNV-1a and a multiply-xorshift, 64 bits in all): equal answers
-// share it, whatever the token or revision, and no request hashes its body.
+// Answers written as JSON once per distinct piece (a flag's answer for one outcome), then joined per request. The
+// pieces of one table sit side by side in one buffer, and answers are joined into the rest of that buffer: a piece is
+// then two numbers, and joining one is a copy inside one buffer (`copyWithin`: no view to make, no object to visit,
+// where a Buffer per piece cost three times as much). The validator folds the pieces' own hashes in order (FNV-1a and
+// a multiply-xorshift, 64 bits in all): equal answers share it, whatever the token or revision, and no request
+// hashes its body.
 import { createHash } from 'node:crypto';
-
-/** A piece of an answer's JSON, as UTF-8, with 64 bits of its SHA-1. */
-export interface JsonFragment {
-  readonly bytes: Buffer;
-  readonly high: number;
-  readonly low: number;
-}
-
-export function fragmentOf(value: unknown): JsonFragment {
-  const bytes = Buffer.from(JSON.stringify(value));
-  const digest = createHash('sha1').update(bytes).digest();
-  return { bytes, high: digest.readInt32BE(0), low: digest.readInt32BE(4) };
-}
 
 /** An answer: its JSON, and a strong validator that depends on its content only. */
 export interface JsonAnswer {
@@ -22,67 +12,98 @@ export interface JsonAnswer {
   etag: string;
 }
 
-const base36 = (n: number) => (n >>> 0).toString(36).padStart(7, '0');
-
-/** Answers up to a quarter of this are cut from a shared slab (see `answerBytes`). */
-const SLAB_BYTES = 512 * 1024;
-let slab = Buffer.alloc(0);
-let slabUsed = 0;
-
-/**
- * Room for an answer. An ArrayBuffer of its own per answer costs more than writing the answer, and its external
- * memory hurries the collector, so answers are cut from a slab as Node's Buffer pool cuts small buffers; a full slab
- * is left to the collector once its answers are sent, never reused. Kept answers (a cache) must copy theirs out.
- */
-function answerBytes(length: number): Buffer {
-  if (length > SLAB_BYTES / 4) return Buffer.allocUnsafeSlow(length);
-  if (slabUsed + length > slab.length) [slab, slabUsed] = [Buffer.allocUnsafeSlow(SLAB_BYTES), 0];
-  const bytes = slab.subarray(slabUsed, slabUsed + length);
-  slabUsed += (length + 7) & ~7;
-  return bytes;
-}
-
+/** Room for answers after the pieces; an answer over a quarter of it gets a buffer of its own. */
+const ANSWERS_BYTES = 256 * 1024;
+const FIRST_PIECES_BYTES = 16 * 1024;
 const COMMA = 0x2c;
 
+const base36 = (n: number) => (n >>> 0).toString(36).padStart(7, '0');
+const etagOf = (a: number, b: number, count: number) => `"${base36(a)}${base36(b)}-${count.toString(36)}"`;
+
+/** What is kept of a piece, side by side: where it starts, its length, and 64 bits of its SHA-1. */
+const [START, LENGTH, HIGH, LOW, FIELDS] = [0, 1, 2, 3, 4];
+
 /**
- * Joins fragments as the items of one JSON array, between `opening` and `closing`: their bytes copied once into
- * the answer (no string to build and encode per request), their hashes folded in the same pass.
+ * JSON pieces, numbered from 0 in the order written, and answers joined from them. Answers are cut from the buffer
+ * after the pieces; when that room is used up the pieces move to a new buffer and the old one is left to the collector
+ * once its answers are sent (never reused: a slow client may still be reading one).
  */
-export class FragmentList<Fragment extends JsonFragment = JsonFragment> {
-  /** The fragments added, in order. */
-  readonly items: Fragment[] = [];
-  private length: number;
+export class JsonPieces {
+  /** [0, room): pieces; [room, buffer.length): answers. */
+  private buffer = Buffer.alloc(0);
+  private room = 0;
+  private piecesEnd = 0;
+  private answersAt = 0;
+  /** FIELDS numbers per piece. */
+  private kept = new Int32Array(64 * FIELDS);
+  size = 0;
 
-  constructor(
-    private readonly opening: Buffer,
-    private readonly closing: Buffer,
-  ) {
-    this.length = opening.length + closing.length;
+  /** Writes `value`'s JSON as the next piece; its number. */
+  add(value: unknown): number {
+    const json = JSON.stringify(value);
+    const length = Buffer.byteLength(json);
+    if (this.piecesEnd + length > this.room) this.moveTo(Math.max(this.room * 2, this.piecesEnd + length, FIRST_PIECES_BYTES));
+    const start = this.piecesEnd;
+    this.buffer.write(json, start);
+    const digest = createHash('sha1').update(this.buffer.subarray(start, start + length)).digest();
+    const at = this.size * FIELDS;
+    if (at === this.kept.length) {
+      const larger = new Int32Array(this.kept.length * 2);
+      larger.set(this.kept);
+      this.kept = larger;
+    }
+    this.kept[at + START] = start;
+    this.kept[at + LENGTH] = length;
+    this.kept[at + HIGH] = digest.readInt32BE(0);
+    this.kept[at + LOW] = digest.readInt32BE(4);
+    this.piecesEnd += length;
+    return this.size++;
   }
 
-  add(fragment: Fragment): void {
-    this.length += fragment.bytes.length + (this.items.length === 0 ? 0 : 1);
-    this.items.push(fragment);
+  /** A piece's JSON alone. Pieces are never overwritten, so the view stays true. */
+  bytesOf(id: number): Buffer {
+    const start = this.kept[id * FIELDS + START]!;
+    return this.buffer.subarray(start, start + this.kept[id * FIELDS + LENGTH]!);
   }
 
-  finish(): JsonAnswer {
-    const { items, opening, closing } = this;
-    const body = answerBytes(this.length);
-    body.set(opening, 0);
-    let at = opening.length;
-    // Folded in locals: 32-bit values kept in fields would be boxed, one allocation per fragment.
+  /** Pieces `ids[0…count)` as the items of one JSON array between `opening` and `closing`, hashes folded in the same pass. */
+  join(ids: readonly number[], count: number, opening: Buffer, closing: Buffer): JsonAnswer {
+    const kept = this.kept;
+    let length = opening.length + closing.length + Math.max(count - 1, 0);
+    for (let i = 0; i < count; i++) length += kept[ids[i]! * FIELDS + LENGTH]!;
+    // A large answer gets a buffer of its own, its pieces copied through views (the slower way).
+    const apart = length > ANSWERS_BYTES / 4;
+    if (!apart && this.answersAt + length > this.buffer.length) this.moveTo(this.room);
+    const pieces = this.buffer;
+    const target = apart ? Buffer.allocUnsafeSlow(length) : pieces;
+    const begin = apart ? 0 : this.answersAt;
+    target.set(opening, begin);
+    let at = begin + opening.length;
+    // Folded in locals: 32-bit values kept in fields would be boxed, one allocation per piece.
     let a = 0x811c9dc5;
     let b = 0x9747b28c;
-    for (let i = 0; i < items.length; i++) {
-      const fragment = items[i]!;
-      if (i > 0) body[at++] = COMMA;
-      body.set(fragment.bytes, at);
-      at += fragment.bytes.length;
-      a = Math.imul(a ^ fragment.high, 0x01000193);
-      const mixed = Math.imul(b ^ fragment.low, 0x5bd1e995);
+    for (let i = 0; i < count; i++) {
+      const piece = ids[i]! * FIELDS;
+      if (i > 0) target[at++] = COMMA;
+      const start = kept[piece + START]!;
+      const end = start + kept[piece + LENGTH]!;
+      if (apart) target.set(pieces.subarray(start, end), at);
+      else target.copyWithin(at, start, end);
+      at += end - start;
+      a = Math.imul(a ^ kept[piece + HIGH]!, 0x01000193);
+      const mixed = Math.imul(b ^ kept[piece + LOW]!, 0x5bd1e995);
       b = mixed ^ (mixed >>> 13);
     }
-    body.set(closing, at);
-    return { body, etag: `"${base36(a)}${base36(b)}-${items.length.toString(36)}"` };
+    target.set(closing, at);
+    if (apart) return { body: target, etag: etagOf(a, b, count) };
+    this.answersAt = (begin + length + 7) & ~7;
+    return { body: target.subarray(begin, begin + length), etag: etagOf(a, b, count) };
+  }
+
+  /** The pieces into a new buffer with `room` for them, and a fresh stretch for answers. */
+  private moveTo(room: number): void {
+    const next = Buffer.allocUnsafeSlow(room + ANSWERS_BYTES);
+    this.buffer.copy(next, 0, 0, this.piecesEnd);
+    [this.buffer, this.room, this.answersAt] = [next, room, room];
   }
 }

@@ -5,17 +5,15 @@ import type { CompiledFlag } from '../evaluation/compile.js';
 import { decide, variantFor, type Decision } from '../evaluation/evaluate.js';
 import type { EvaluatedVariant, EvaluationContext } from '../evaluation/index.js';
 import type { FrontendAnswers } from '../frontend/compiled.js';
-import { FragmentList, fragmentOf, type JsonAnswer, type JsonFragment } from '../frontend/fragments.js';
+import { JsonPieces, type JsonAnswer } from '../frontend/fragments.js';
 import { evaluationOf, reasonOf } from './resolve.js';
 import type { CountedAnswer } from './usage.js';
 
-export interface AnswerFragment extends JsonFragment, CountedAnswer {}
-
-/** The answers one decision gave: the first variant's, then any other variant's. */
+/** The answers one decision gave: the first variant's piece, then any other variant's. */
 interface DecisionAnswers {
   readonly variant: Readonly<EvaluatedVariant>;
-  readonly fragment: AnswerFragment;
-  others?: Map<Readonly<EvaluatedVariant>, AnswerFragment>;
+  readonly piece: number;
+  others?: Map<Readonly<EvaluatedVariant>, number>;
 }
 
 const [FLAGS_OPENING, ARRAY_CLOSING] = [Buffer.from('{"flags":['), Buffer.from(']}')];
@@ -23,31 +21,32 @@ const [FLAGS_OPENING, ARRAY_CLOSING] = [Buffer.from('{"flags":['), Buffer.from('
 /** 0 for off, 1 for on without strategies, 2 + its index for the strategy that let the context in. */
 const decisionSlot = (decision: Decision) => (decision === false ? 0 : decision === true ? 1 : 2 + decision.index);
 
-/** The answers written for one FrontendAnswers' flags, numbered in the order written (what counting indexes). */
+/** The answers written for one FrontendAnswers' flags: their JSON pieces, and what each counts as (by piece number). */
 export class OfrepAnswers {
-  readonly written: AnswerFragment[] = [];
+  readonly pieces = new JsonPieces();
+  readonly written: CountedAnswer[] = [];
   /** Per flag index, per decision slot. */
   private readonly byFlag: (DecisionAnswers | undefined)[][] = [];
 
-  of(flag: CompiledFlag, context: EvaluationContext): AnswerFragment {
+  /** The number of the piece that answers `flag` for the context. */
+  of(flag: CompiledFlag, context: EvaluationContext): number {
     const decision = decide(flag, context);
     const variant = variantFor(flag, decision, context);
     const byDecision = (this.byFlag[flag.index] ??= []);
     const slot = decisionSlot(decision);
     const known = byDecision[slot];
-    if (known === undefined) return (byDecision[slot] = { variant, fragment: this.write(flag, decision, variant) }).fragment;
-    if (known.variant === variant) return known.fragment;
+    if (known === undefined) return (byDecision[slot] = { variant, piece: this.write(flag, decision, variant) }).piece;
+    if (known.variant === variant) return known.piece;
     known.others ??= new Map();
-    let fragment = known.others.get(variant);
-    if (fragment === undefined) known.others.set(variant, (fragment = this.write(flag, decision, variant)));
-    return fragment;
+    let piece = known.others.get(variant);
+    if (piece === undefined) known.others.set(variant, (piece = this.write(flag, decision, variant)));
+    return piece;
   }
 
-  private write(flag: CompiledFlag, decision: Decision, variant: Readonly<EvaluatedVariant>): AnswerFragment {
+  private write(flag: CompiledFlag, decision: Decision, variant: Readonly<EvaluatedVariant>): number {
     const evaluation = evaluationOf(flag, { variant, reason: reasonOf(flag, decision) });
-    const fragment = { ...fragmentOf(evaluation), slot: this.written.length, key: flag.name, enabled: evaluation.metadata.featureEnabled, variant: evaluation.variant };
-    this.written.push(fragment);
-    return fragment;
+    this.written.push({ key: flag.name, enabled: evaluation.metadata.featureEnabled, variant: evaluation.variant });
+    return this.pieces.add(evaluation);
   }
 }
 
@@ -60,10 +59,11 @@ export function ofrepAnswers(answers: FrontendAnswers): OfrepAnswers {
   return table;
 }
 
-/** `{flags}` for the context, as JSON with its validator, and the answers to count with the table they are from. */
-export function bulkEvaluation(answers: FrontendAnswers, context: EvaluationContext): JsonAnswer & { table: AnswerFragment[]; counted: AnswerFragment[] } {
+/** `{flags}` for the context, as JSON with its validator, and the pieces to count with the table they are from. */
+export function bulkEvaluation(answers: FrontendAnswers, context: EvaluationContext): JsonAnswer & { table: readonly CountedAnswer[]; counted: number[] } {
   const table = ofrepAnswers(answers);
-  const list = new FragmentList<AnswerFragment>(FLAGS_OPENING, ARRAY_CLOSING);
-  for (const flag of answers.compiled.flags.values()) list.add(table.of(flag, context));
-  return { ...list.finish(), table: table.written, counted: list.items };
+  const flags = answers.compiled.ordered;
+  const counted = new Array<number>(flags.length);
+  for (let i = 0; i < flags.length; i++) counted[i] = table.of(flags[i]!, context);
+  return { ...table.pieces.join(counted, counted.length, FLAGS_OPENING, ARRAY_CLOSING), table: table.written, counted };
 }

@@ -1,17 +1,16 @@
 // OFREP evaluations counted in the flags' usage, as the SDKs' own reports are: tallied per environment, application
-// and answer (one increment per answer, at the answer's slot), and handed to the usage store as reports before each
+// and answer (one increment per answer, at the answer's number), and handed to the usage store as reports before each
 // of its flushes (so the last ones at shutdown too).
 import type { SdkReports } from '../handler-context.js';
 
-/** What is counted of one answer, and its number in the table of answers it belongs to. */
+/** What is counted of one answer. */
 export interface CountedAnswer {
-  readonly slot: number;
   readonly key: string;
   readonly enabled: boolean;
   readonly variant?: string | undefined;
 }
 
-/** Answers by their slot: what the indexes of a tally mean. */
+/** Answers by their number: what the indexes of a tally mean. */
 export type AnswerTable = readonly CountedAnswer[];
 
 type Counts = { yes: number; no: number; variants: Record<string, number> };
@@ -27,7 +26,7 @@ class PendingEvaluations {
     store.addCollector(() => this.handOver());
   }
 
-  count(environment: string, appName: string, clientIp: string, table: AnswerTable, answers: readonly CountedAnswer[]): void {
+  count(environment: string, appName: string, clientIp: string, table: AnswerTable, answers: readonly number[]): void {
     this.clientIp = clientIp;
     let byApp = this.tallies.get(environment);
     if (!byApp) this.tallies.set(environment, (byApp = new Map()));
@@ -36,7 +35,7 @@ class PendingEvaluations {
     let tally = byTable.get(table);
     if (!tally) byTable.set(table, (tally = []));
     while (tally.length < table.length) tally.push(0);
-    for (const answer of answers) tally[answer.slot]!++;
+    for (let i = 0; i < answers.length; i++) tally[answers[i]!]!++;
   }
 
   private handOver(): void {
@@ -67,8 +66,8 @@ function add(counts: Counts, answer: CountedAnswer, times: number): void {
 
 const pendingOf = new WeakMap<SdkReports, PendingEvaluations>();
 
-/** Counts the answers one request got, each from `table`. */
-export function countEvaluations(store: SdkReports, environment: string, appName: string, clientIp: string, table: AnswerTable, answers: readonly CountedAnswer[]): void {
+/** Counts the answers one request got, each a number in `table`. */
+export function countEvaluations(store: SdkReports, environment: string, appName: string, clientIp: string, table: AnswerTable, answers: readonly number[]): void {
   let pending = pendingOf.get(store);
   if (!pending) pendingOf.set(store, (pending = new PendingEvaluations(store)));
   pending.count(environment, appName, clientIp, table, answers);
