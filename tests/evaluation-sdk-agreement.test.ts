@@ -204,6 +204,21 @@ describe('agreement with the Node SDK', () => {
     expect(enabled).toBeLessThan(flags.length * contexts.length * 0.7);
   });
 
+  it('picks the same variant on weight lines of any length, up to and past 2^16', () => {
+    const totals = [1, 7, 999, 1000, 46340, 46341, 65536, 100000, 2 ** 31 - 1];
+    const flags = totals.map((total, i) => ({
+      ...allFeatures[0]!,
+      name: `weights-${i}`,
+      enabled: true,
+      strategies: [],
+      dependencies: [],
+      variants: [Math.floor(total / 3), total - Math.floor(total / 3)].map((weight, v) => ({ name: `v${v}`, weight, stickiness: 'userId' })),
+    })) as FeatureInput[];
+    const contexts = Array.from({ length: 300 }, (_, i) => ({ userId: `user-${i * 7919}`, properties: {} }));
+    const { differences } = compare(flags, contexts);
+    expect(differences).toEqual([]);
+  });
+
   it('lets IN_CIDR match an address in any one of its ranges', () => {
     const lists = [['10.0.0.0/8', '2001:db8::/32'], ['1.2.3.4', '10.0.0.0/8'], ['bad', '10.1.2.3'], ['192.168.0.0/16', '10.0.0.0/8', '1.2.3.4']];
     const flags = lists.map((values, i) => {

@@ -35,7 +35,7 @@ function hashedPrefix(prefix: string, seed: number): HashState {
   return { h1, pending, pendingBytes, length: prefix.length };
 }
 
-/** MurmurHash3 of the prefix `state` stands for followed by `rest`, as an unsigned 32-bit number. */
+/** MurmurHash3 of the prefix `state` stands for followed by `rest`, as a signed 32-bit number (see `remainder`). */
 function hashAfter(state: HashState, rest: string): number {
   let h1 = state.h1;
   let pending = state.pending;
@@ -55,7 +55,16 @@ function hashAfter(state: HashState, rest: string): number {
   h1 ^= h1 >>> 13;
   h1 = Math.imul(h1, 0xc2b2ae35);
   h1 ^= h1 >>> 16;
-  return h1 >>> 0;
+  return h1;
+}
+
+/**
+ * The 32-bit `hash` read as unsigned, modulo `modulus`, from its two 16-bit halves: for weight lines up to 46,340 long
+ * every step is a 32-bit integer one, where the unsigned value above 2^31 would be a heap number and its remainder a
+ * floating-point one. Exact for any modulus (the sum stays below 2^33).
+ */
+function remainder(hash: number, modulus: number): number {
+  return (((hash >>> 16) % modulus) * (65536 % modulus) + (hash & 0xffff)) % modulus;
 }
 
 /** The buckets of one group: its `groupId:` hashed once with each seed. */
@@ -70,8 +79,8 @@ export function bucketsOf(groupId: string): GroupBuckets {
   const strategyState = hashedPrefix(`${groupId}:`, STRATEGY_SEED);
   const variantState = hashedPrefix(`${groupId}:`, VARIANT_SEED);
   return {
-    strategy: (id) => (hashAfter(strategyState, id) % 100) + 1,
-    variant: (id, totalWeight) => (hashAfter(variantState, id) % totalWeight) + 1,
+    strategy: (id) => remainder(hashAfter(strategyState, id), 100) + 1,
+    variant: (id, totalWeight) => remainder(hashAfter(variantState, id), totalWeight) + 1,
   };
 }
 
