@@ -12,8 +12,11 @@ export interface JsonAnswer {
   etag: string;
 }
 
-/** Room for answers after the pieces; an answer over a quarter of it gets a buffer of its own. */
-const ANSWERS_BYTES = 256 * 1024;
+/**
+ * Room for answers after the pieces: about this many of the latest answer's size, within these bounds (a table
+ * whose answers are small keeps little). An answer over a quarter of the most gets a buffer of its own.
+ */
+const [ANSWERS_PER_ROOM, LEAST_ANSWERS_BYTES, MOST_ANSWERS_BYTES] = [8, 16 * 1024, 256 * 1024];
 const FIRST_PIECES_BYTES = 16 * 1024;
 const COMMA = 0x2c;
 
@@ -42,7 +45,7 @@ export class JsonPieces {
   add(value: unknown): number {
     const json = JSON.stringify(value);
     const length = Buffer.byteLength(json);
-    if (this.piecesEnd + length > this.room) this.moveTo(Math.max(this.room * 2, this.piecesEnd + length, FIRST_PIECES_BYTES));
+    if (this.piecesEnd + length > this.room) this.moveTo(Math.max(this.room * 2, this.piecesEnd + length, FIRST_PIECES_BYTES), this.buffer.length - this.room);
     const start = this.piecesEnd;
     this.buffer.write(json, start);
     const digest = createHash('sha1').update(this.buffer.subarray(start, start + length)).digest();
@@ -72,8 +75,8 @@ export class JsonPieces {
     let length = opening.length + closing.length + Math.max(count - 1, 0);
     for (let i = 0; i < count; i++) length += kept[ids[i]! * FIELDS + LENGTH]!;
     // A large answer gets a buffer of its own, its pieces copied through views (the slower way).
-    const apart = length > ANSWERS_BYTES / 4;
-    if (!apart && this.answersAt + length > this.buffer.length) this.moveTo(this.room);
+    const apart = length > MOST_ANSWERS_BYTES / 4;
+    if (!apart && this.answersAt + length > this.buffer.length) this.moveTo(this.room, ANSWERS_PER_ROOM * length);
     const pieces = this.buffer;
     const target = apart ? Buffer.allocUnsafeSlow(length) : pieces;
     const begin = apart ? 0 : this.answersAt;
@@ -100,9 +103,9 @@ export class JsonPieces {
     return { body: target.subarray(begin, begin + length), etag: etagOf(a, b, count) };
   }
 
-  /** The pieces into a new buffer with `room` for them, and a fresh stretch for answers. */
-  private moveTo(room: number): void {
-    const next = Buffer.allocUnsafeSlow(room + ANSWERS_BYTES);
+  /** The pieces into a new buffer with `room` for them, and a fresh stretch of about `answers` bytes for answers. */
+  private moveTo(room: number, answers: number): void {
+    const next = Buffer.allocUnsafeSlow(room + Math.min(Math.max(answers, LEAST_ANSWERS_BYTES), MOST_ANSWERS_BYTES));
     this.buffer.copy(next, 0, 0, this.piecesEnd);
     [this.buffer, this.room, this.answersAt] = [next, room, room];
   }
