@@ -77,13 +77,22 @@ function pipelinedUnread(requests: string[], release: Promise<void>): Promise<st
   const socket = connect(Number(url.port), url.hostname);
   socket.pause();
   socket.write(requests.join(''));
-  let received = Buffer.alloc(0);
   void release.then(() => socket.resume());
+  const bodies: string[] = [];
+  // The bytes of the response being read; complete ones are taken off the front as they arrive.
+  let unread = Buffer.alloc(0);
   return new Promise((resolve, reject) => {
     socket.on('error', reject);
     socket.on('data', (chunk: Buffer) => {
-      received = Buffer.concat([received, chunk]);
-      const bodies = bodiesOf(received);
+      unread = Buffer.concat([unread, chunk]);
+      for (;;) {
+        const headEnd = unread.indexOf('\r\n\r\n');
+        if (headEnd < 0) break;
+        const length = Number(/content-length: (\d+)/i.exec(unread.subarray(0, headEnd).toString('latin1'))?.[1]);
+        if (headEnd + 4 + length > unread.length) break;
+        bodies.push(unread.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8'));
+        unread = unread.subarray(headEnd + 4 + length);
+      }
       if (bodies.length < requests.length) return;
       socket.destroy();
       resolve(bodies);
@@ -91,44 +100,31 @@ function pipelinedUnread(requests: string[], release: Promise<void>): Promise<st
   });
 }
 
-/** The bodies of HTTP/1.1 responses read back to back, each with a content-length. */
-function bodiesOf(raw: Buffer): string[] {
-  const bodies: string[] = [];
-  let at = 0;
-  while (at < raw.length) {
-    const headEnd = raw.indexOf('\r\n\r\n', at);
-    if (headEnd < 0) break;
-    const length = Number(/content-length: (\d+)/i.exec(raw.subarray(at, headEnd).toString('latin1'))?.[1]);
-    if (headEnd + 4 + length > raw.length) break;
-    bodies.push(raw.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8'));
-    at = headEnd + 4 + length;
-  }
-  return bodies;
-}
-
 const frontend = async (userId: string) => {
   const response = await fetch(`${app.url}/api/frontend?userId=${userId}`, { headers: { authorization: token } });
   expect(response.status).toBe(200);
-  return (await response.json()) as unknown;
+  return response.text();
 };
 
 describe('answers waiting for a client that does not read', () => {
-  it('reach it unchanged after many later answers were joined', async () => {
+  it('reach it unchanged after later answers were joined', async () => {
     const users = Array.from({ length: 300 }, (_, i) => `slow-${i}`);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    // Frontend answers of ~300 flags share the buffer of answers: 300 asked and unread, 200 asked by others meanwhile.
+    // Frontend answers of ~300 flags each: 300 asked and left unread (more than the kernel buffers, so the last ones wait
+    // in the service), then 40 asked by others, which fill the room for answers several times over.
     const host = new URL(app.url).host;
-    const raw = pipelinedUnread(
+    const bodies = pipelinedUnread(
       users.map((user) => `GET /api/frontend?userId=${user} HTTP/1.1\r\nhost: ${host}\r\nauthorization: ${token}\r\n\r\n`),
       released,
     );
-    for (let i = 0; i < 20; i++) await Promise.all(Array.from({ length: 10 }, (_, j) => frontend(`other-${i}-${j}`)));
+    for (let i = 0; i < 4; i++) await Promise.all(Array.from({ length: 10 }, (_, j) => frontend(`other-${i}-${j}`)));
     release();
-    const bodies = (await raw).map((body) => JSON.parse(body) as unknown);
-    expect(bodies).toHaveLength(users.length);
-    const expected = [];
+    const received = await bodies;
+    const expected: string[] = [];
     for (const user of users) expected.push(await frontend(user));
-    expect(bodies).toEqual(expected);
+    expect(received.length).toBe(users.length);
+    // Compared as text: equal bytes, and a first difference that names its user.
+    for (const [i, body] of received.entries()) expect(body, users[i]).toBe(expected[i]);
   }, 60_000);
 });

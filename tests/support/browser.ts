@@ -1,4 +1,4 @@
-// Debian's Chromium driven by playwright-core, for the admin UI's tests: one browser per test file, a fresh
+// Debian's Chromium driven by playwright-core, for the admin UI's tests: one browser per test worker, a fresh
 // context (cookies) per user, axe-core run on every page visited, screenshots into reports/ui/ (git-ignored).
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -13,17 +13,24 @@ import { afterFile } from './file-end.js';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = path.resolve('reports', 'ui');
 
-/** Chromium, closed after the file. Fails (never skips) when it is missing: `.ci/run` installs it. */
+let launched: Promise<Browser> | undefined;
+
+/**
+ * Chromium, one per test worker: launched by the first file that asks and kept for the next ones (each file's
+ * profiles are closed after it), as a launch costs about a second while the suite shares two cores. Playwright ends it
+ * with the worker. Fails (never skips) when it is missing: `.ci/run` installs it.
+ */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`Chromium is not at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does) or set CHROMIUM_PATH.`);
   }
-  const browser = await chromium.launch({
+  const running = await launched?.catch(() => undefined);
+  if (running?.isConnected()) return running;
+  launched = chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
-  afterFile(() => browser.close());
-  return browser;
+  return launched;
 }
 
 export interface ContextOptions {

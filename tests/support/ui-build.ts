@@ -7,12 +7,16 @@ import { expect } from 'vitest';
 import { startTestApp, type TestApp } from './app.js';
 import { launchBrowser } from './browser.js';
 
-/** Builds dist/ui when it is stale; fails the test file with the build's output when the build fails. */
+let checked = false;
+
+/** Builds dist/ui when it is stale (checked once per test worker); fails the test file with the build's output when the build fails. */
 export function buildUiIfStale(): void {
+  if (checked) return;
   // NODE_ENV as an install has it (vitest sets `test`, with which Vite would bundle React's development build).
   const build = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
   expect(build.status, `${build.stdout}${build.stderr}`).toBe(0);
   expect(existsSync('dist/ui/index.html'), 'dist/ui was not built').toBe(true);
+  checked = true;
 }
 
 /** What every admin UI browser test starts from: the UI built, Chromium, and the service on the embedded database. */
