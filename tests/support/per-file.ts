@@ -5,6 +5,7 @@ import { afterAll } from 'vitest';
 import { forgetFileDatabase } from './app.js';
 import { stopFileResources } from './file-end.js';
 import { killLeftoverServices } from './service-process.js';
+import './contract-parse-cache.js';
 
 forgetFileDatabase();
 afterAll(async () => {
