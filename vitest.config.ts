@@ -3,13 +3,17 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // Every suite runs on the embedded database and, when TEST_DATABASE_URL is set, on PostgreSQL too.
 const databases = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
-// Run once, on the embedded database. The admin UI's tests (tests/ui-*): the UI calls the same API that every other
-// suite already checks on both, and a second browser run would only add to CI's time. Suites where the database plays
-// no part: packaging (the client package, the Dockerfile's steps), the API explorer, and those that start no app of
+// Run once, on the embedded database. The browser tests (the admin UI's, tests/ui-*, and the browser SDKs'): they call
+// the same API that other suites already check on both (the frontend API and OFREP answer from memory), and a second
+// browser run would only add to CI's time. The slow clients': they check the HTTP server's timeouts, not a query.
+// Suites where the database plays no part: packaging (the client package, the Dockerfile's steps), the API explorer, and those that start no app of
 // the test's database (the evaluation engine's specification and agreement tests, configuration, the contract's
 // examples, the start without recompiling, the layout rule) — on PostgreSQL they would run the very same code a second time.
 const runOnce = [
   'tests/ui-*.test.ts',
+  'tests/frontend-sdk-browser.test.ts',
+  'tests/ofrep-web-provider-browser.test.ts',
+  'tests/slow-clients.test.ts',
   'tests/client-package.test.ts',
   'tests/dockerfile-steps.test.ts',
   'tests/docs.test.ts',
