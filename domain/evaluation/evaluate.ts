@@ -78,6 +78,6 @@ export function isEnabled(compiled: CompiledFlags, flagName: string, context: Ev
 /** Every flag's answer, in compile order (the frontend API keeps the enabled ones). */
 export function evaluateAll(compiled: CompiledFlags, context: EvaluationContext): Evaluation[] {
   const answers: Evaluation[] = [];
-  for (const flag of compiled.ordered) answers.push(answer(flag, context));
+  for (const flag of compiled.flags.values()) answers.push(answer(flag, context));
   return answers;
 }

@@ -48,7 +48,7 @@ export class FrontendAnswers {
       const decision = decide(flag, context);
       if (decision !== false) on.push(this.toggleJson(flag, variantFor(flag, decision, context)));
     }
-    return this.pieces.join(on, TOGGLES_OPENING, ARRAY_CLOSING);
+    return this.pieces.join(on, on.length, TOGGLES_OPENING, ARRAY_CLOSING);
   }
 
   /** The flag as the frontend API lists it, when it is on for the context. */

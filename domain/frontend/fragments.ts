@@ -39,7 +39,7 @@ export class JsonPieces {
   private answersAt = 0;
   /** FIELDS numbers per piece. */
   private kept = new Int32Array(64 * FIELDS);
-  private size = 0;
+  size = 0;
 
   /** Writes `value`'s JSON as the next piece; its number. */
   add(value: unknown): number {
@@ -69,10 +69,9 @@ export class JsonPieces {
     return this.buffer.subarray(start, start + this.kept[id * FIELDS + LENGTH]!);
   }
 
-  /** Pieces `ids` as the items of one JSON array between `opening` and `closing`, hashes folded in the same pass. */
-  join(ids: readonly number[], opening: Buffer, closing: Buffer): JsonAnswer {
-    const { kept } = this;
-    const count = ids.length;
+  /** Pieces `ids[0…count)` as the items of one JSON array between `opening` and `closing`, hashes folded in the same pass. */
+  join(ids: readonly number[], count: number, opening: Buffer, closing: Buffer): JsonAnswer {
+    const kept = this.kept;
     let length = opening.length + closing.length + Math.max(count - 1, 0);
     for (let i = 0; i < count; i++) length += kept[ids[i]! * FIELDS + LENGTH]!;
     // A large answer gets a buffer of its own, its pieces copied through views (the slower way).

@@ -65,5 +65,5 @@ export function bulkEvaluation(answers: FrontendAnswers, context: EvaluationCont
   const flags = answers.compiled.ordered;
   const counted = new Array<number>(flags.length);
   for (let i = 0; i < flags.length; i++) counted[i] = table.of(flags[i]!, context);
-  return { ...table.pieces.join(counted, FLAGS_OPENING, ARRAY_CLOSING), table: table.written, counted };
+  return { ...table.pieces.join(counted, counted.length, FLAGS_OPENING, ARRAY_CLOSING), table: table.written, counted };
 }
