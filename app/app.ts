@@ -20,7 +20,7 @@ import { registerClientFeaturesRoute } from './client-route.js';
 import { TableStatistics } from '../domain/events/table-statistics.js';
 import { ClientStreams, registerClientStreamingRoute } from '../domain/client-features/stream.js';
 import { routeHandlers } from './handler-adapter.js';
-import { integrationConfig, releaseConfig, type AppConfig } from '../kernel/config.js';
+import { integrationConfig, passwordHashCostOf, releaseConfig, type AppConfig } from '../kernel/config.js';
 import type { HandlerContext } from '../domain/handler-context.js';
 import { routeContract } from '../kernel/contract.js';
 import { registerDocs } from './docs.js';
@@ -62,7 +62,7 @@ function bootstrapCredentials(db: Db, config: AppConfig) {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK_KEY})`);
     const createdAdminToken = await bootstrapTokens(tx, config);
-    const createdAdminPassword = await bootstrapAdminUser(tx, config.defaultAdmin ?? { username: 'admin' });
+    const createdAdminPassword = await bootstrapAdminUser(tx, config.defaultAdmin ?? { username: 'admin' }, passwordHashCostOf(config));
     return { createdAdminToken, createdAdminPassword };
   });
 }

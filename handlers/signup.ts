@@ -5,6 +5,7 @@ import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import { badRequest, notFound } from '../kernel/errors.js';
+import { passwordHashCostOf } from '../kernel/config.js';
 import { assertPasswordPolicy } from '../domain/access/passwords.js';
 import { describeUser, insertUser } from '../domain/access/user-records.js';
 
@@ -140,7 +141,7 @@ export const signupHandlers = {
     return { status: 200, body: undefined };
   },
 
-  async signUp({ params, body }, { change }) {
+  async signUp({ params, body }, { change, config }) {
     // `change` records as the request's caller, and public routes have none: the service records instead.
     const user = await change(async (tx, record) => {
       const token = await requireUsableToken(tx, params.token, true);
@@ -150,6 +151,7 @@ export const signupHandlers = {
         email: body.email,
         username: body.username ?? null,
         password: body.password,
+        passwordHashCost: passwordHashCostOf(config),
         rootRoleId: token.roleId,
       });
       await tx.insert(t.publicSignupTokenUsers).values({ secret: token.secret, userId: created.id });

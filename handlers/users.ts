@@ -4,13 +4,14 @@ import type { Handlers } from '../domain/handler-context.js';
 import type { Db } from '../db/connect.js';
 import * as t from '../db/schema.js';
 import { badRequest, notFound, unauthorized } from '../kernel/errors.js';
+import { passwordHashCostOf, type AppConfig } from '../kernel/config.js';
 import { assertPasswordPolicy, hashPassword, verifyPassword } from '../domain/access/passwords.js';
 import { passwordSignInDisabled } from '../domain/sso/settings.js';
 import { signOutLocation } from '../domain/sso/sign-out.js';
 import { hashSecret } from '../domain/access/tokens.js';
 import { clearedSessionCookie, endSession, newPersonalTokenSecret, sessionSecretOf, startSession } from '../domain/access/user-auth.js';
 import { likePattern } from '../domain/flags/search-filters.js';
-import { assertIdentityFree, describeUser, insertUser, requireUser, userEventData, userIdentity, type UserRow } from '../domain/access/user-records.js';
+import { assertIdentityFree, describeUser, insertUser, newPassword, requireUser, userEventData, userIdentity, type UserRow } from '../domain/access/user-records.js';
 
 type RootRoleRef = components['schemas']['RootRoleRef'];
 
@@ -30,9 +31,9 @@ async function rootRoleId(db: Db, ref: RootRoleRef): Promise<number> {
 }
 
 /** Sets the password and ends the user's sessions, except the one that asked (a user changing their own). */
-async function setPassword(db: Db, user: UserRow, password: string, keptSession?: string) {
+async function setPassword(db: Db, config: AppConfig, user: UserRow, password: string, keptSession?: string) {
   assertPasswordPolicy(password);
-  await db.update(t.users).set({ passwordHash: await hashPassword(password) }).where(eq(t.users.id, user.id));
+  await db.update(t.users).set({ passwordHash: await hashPassword(password, passwordHashCostOf(config)) }).where(eq(t.users.id, user.id));
   const others = keptSession ? ne(t.sessions.idHash, hashSecret(keptSession)) : undefined;
   await db.delete(t.sessions).where(and(eq(t.sessions.userId, user.id), others));
 }
@@ -61,13 +62,13 @@ async function callingUser(db: Db, userId: number | null, tokenKind: string | nu
 }
 
 export const userHandlers = {
-  async login({ body }, { db, change, secureCookies }) {
+  async login({ body }, { db, config, change, secureCookies }) {
     const identity = body.username.trim();
     const [user] = await db
       .select()
       .from(t.users)
       .where(identity.includes('@') ? sql`lower(${t.users.email}) = lower(${identity})` : sql`lower(${t.users.username}) = lower(${identity})`);
-    if (!(await verifyPassword(body.password, user?.passwordHash)) || !user) {
+    if (!(await verifyPassword(body.password, user?.passwordHash, passwordHashCostOf(config))) || !user) {
       if (user) await db.update(t.users).set({ loginAttempts: sql`${t.users.loginAttempts} + 1` }).where(eq(t.users.id, user.id));
       throw unauthorized(LOGIN_FAILED);
     }
@@ -101,13 +102,13 @@ export const userHandlers = {
     return { status: 200, body: { user: describeUser(user), permissions } };
   },
 
-  async changeOwnPassword({ body, headers }, { db, caller }) {
+  async changeOwnPassword({ body, headers }, { db, config, caller }) {
     const user = await callingUser(db, caller.userId, caller.tokenKind);
     if (body.confirmPassword !== undefined && body.confirmPassword !== body.password) throw badRequest('confirmPassword: differs from password.');
-    if (body.oldPassword !== undefined && !(await verifyPassword(body.oldPassword, user.passwordHash))) {
+    if (body.oldPassword !== undefined && !(await verifyPassword(body.oldPassword, user.passwordHash, passwordHashCostOf(config)))) {
       throw badRequest('oldPassword: is not your current password.');
     }
-    await setPassword(db, user, body.password, sessionSecretOf(headers.cookie));
+    await setPassword(db, config, user, body.password, sessionSecretOf(headers.cookie));
     return { status: 200, body: undefined };
   },
 
@@ -160,10 +161,16 @@ export const userHandlers = {
     };
   },
 
-  async createUser({ body }, { change }) {
+  async createUser({ body }, { change, config }) {
     if (!body.email && !body.username) throw badRequest('body: a user needs an email or a username.');
     const user = await change(async (tx, record) =>
-      insertUser(tx, record, { name: body.name, email: body.email, username: body.username, password: body.password, rootRoleId: await rootRoleId(tx, body.rootRole) }),
+      insertUser(tx, record, {
+        name: body.name,
+        email: body.email,
+        username: body.username,
+        ...newPassword(body.password, passwordHashCostOf(config)),
+        rootRoleId: await rootRoleId(tx, body.rootRole),
+      }),
     );
     return { status: 201, body: describeUser(user), headers: { location: `/api/admin/user-admin/${user.id}` } };
   },
@@ -210,8 +217,8 @@ export const userHandlers = {
     return { status: 200, body: undefined };
   },
 
-  async changeUserPassword({ params, body }, { db }) {
-    await setPassword(db, await requireUser(db, params.id), body.password);
+  async changeUserPassword({ params, body }, { db, config }) {
+    await setPassword(db, config, await requireUser(db, params.id), body.password);
     return { status: 200, body: undefined };
   },
 } satisfies Partial<Handlers>;

@@ -54,6 +54,8 @@ export interface AppConfig {
   secureCookies?: boolean;
   /** Where log lines go (tests capture them); standard output when absent. */
   logStream?: NodeJS.WritableStream;
+  /** scrypt's cost N for new password hashes (PASSWORD_HASH_COST); default DEFAULT_PASSWORD_HASH_COST. */
+  passwordHashCost?: number;
   /** Release plans and the impact metrics their safeguards watch; defaults in DEFAULT_RELEASE_CONFIG. */
   releases?: Partial<ReleaseConfig>;
 }
@@ -149,6 +151,25 @@ function authType(value: string | undefined): AuthType {
   if (value === 'none') return 'none';
   throw new Error(`AUTH_TYPE must be open-source or none, got "${value}"`);
 }
+
+/** scrypt's cost N for new password hashes (PASSWORD_HASH_COST). */
+export const DEFAULT_PASSWORD_HASH_COST = 16384;
+export const PASSWORD_HASH_COST_RANGE = [1024, 131072] as const;
+
+/** A power of two within PASSWORD_HASH_COST_RANGE. */
+export function isPasswordHashCost(cost: number): boolean {
+  const [least, most] = PASSWORD_HASH_COST_RANGE;
+  return Number.isInteger(cost) && cost >= least && cost <= most && (cost & (cost - 1)) === 0;
+}
+
+function passwordHashCost(value: string | undefined): number {
+  const cost = positiveInteger(value, 'PASSWORD_HASH_COST', DEFAULT_PASSWORD_HASH_COST);
+  if (!isPasswordHashCost(cost)) throw new Error(`PASSWORD_HASH_COST must be a power of two from ${PASSWORD_HASH_COST_RANGE.join(' to ')}, got "${value}"`);
+  return cost;
+}
+
+/** The cost of new password hashes, with its default filled in. */
+export const passwordHashCostOf = (config: AppConfig): number => config.passwordHashCost ?? DEFAULT_PASSWORD_HASH_COST;
 
 export function positiveInteger(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined || value === '') return fallback;
@@ -270,6 +291,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     frontendApiOrigins: origins(env.UNLEASH_FRONTEND_API_ORIGINS),
     trustProxy: trustProxy(env.TRUST_PROXY),
     secureCookies: flag(env.SECURE_COOKIES, 'SECURE_COOKIES'),
+    passwordHashCost: passwordHashCost(env.PASSWORD_HASH_COST),
     releases: {
       progressionPollMs: positiveInteger(env.RELEASE_PLAN_INTERVAL_MS, 'RELEASE_PLAN_INTERVAL_MS', DEFAULT_RELEASE_CONFIG.progressionPollMs),
       safeguardIntervalMs: positiveInteger(env.SAFEGUARD_INTERVAL_MS, 'SAFEGUARD_INTERVAL_MS', DEFAULT_RELEASE_CONFIG.safeguardIntervalMs),

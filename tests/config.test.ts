@@ -53,6 +53,23 @@ describe('LOG_LEVEL', () => {
   });
 });
 
+describe('PASSWORD_HASH_COST', () => {
+  const cost = (value?: string) => configFromEnv(value === undefined ? {} : { PASSWORD_HASH_COST: value }).passwordHashCost;
+
+  it("is scrypt's N, 16384 unless set", () => {
+    expect(cost()).toBe(16384);
+    expect(cost('')).toBe(16384);
+    expect(cost('1024')).toBe(1024);
+    expect(cost('131072')).toBe(131072);
+  });
+
+  it('refuses what is not a power of two from 1024 to 131072', () => {
+    for (const value of ['512', '1000', '262144', '16384.5', 'high', '-1024']) {
+      expect(() => cost(value), value).toThrow(/^PASSWORD_HASH_COST must be/);
+    }
+  });
+});
+
 describe("Unleash's database variables", () => {
   it('uses the embedded database when no database variable is set', () => {
     expect(database({ DATA_DIR: '/tmp/x' })).toEqual({ kind: 'pglite', dataDir: '/tmp/x' });

@@ -153,6 +153,27 @@ describe('failed logins', () => {
   });
 });
 
+describe('PASSWORD_HASH_COST', () => {
+  const storedHashOf = async (target: TestApp, id: number) =>
+    (await target.db.select({ hash: t.users.passwordHash }).from(t.users).where(eq(t.users.id, id)))[0]!.hash!;
+
+  it('hashes new passwords at the cost it names, and keeps the cost with each hash', async () => {
+    const costly = await startTestApp({ passwordHashCost: 2048 });
+    const user = await newUser('Viewer', costly);
+    expect(await storedHashOf(costly, user.id)).toMatch(/^scrypt\$2048\$[0-9a-f]{32}\$[0-9a-f]{128}$/);
+    expect((await login(user.username, USER_PASSWORD, costly)).status).toBe(200);
+  });
+
+  it('still signs in a password hashed at another cost, after the setting changed', async () => {
+    const costly = await startTestApp({ passwordHashCost: 4096 });
+    const hashedThere = await storedHashOf(costly, (await newUser('Viewer', costly)).id);
+    const user = await newUser('Viewer');
+    await app.db.update(t.users).set({ passwordHash: hashedThere }).where(eq(t.users.id, user.id));
+    expect((await login(user.username)).status).toBe(200);
+    expectError(await login(user.username, WRONG_PASSWORD), 401, 'AuthenticationRequired');
+  });
+});
+
 describe('login rate limit', () => {
   let user: Account;
   beforeAll(async () => {

@@ -1,32 +1,41 @@
 // Password hashing (scrypt from node:crypto) and the policy a new password must meet.
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
 import { badRequest } from '../../kernel/errors.js';
+import { isPasswordHashCost } from '../../kernel/config.js';
 
 const scrypt = (password: BinaryLike, salt: BinaryLike, length: number, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) => scryptCallback(password, salt, length, options, (error, key) => (error ? reject(error) : resolve(key))));
 
 const KEY_LENGTH = 64;
-const COST = { N: 16384, r: 8, p: 1 };
+const BLOCK_SIZE = 8;
 
-/** `scrypt$<N>$<salt hex>$<key hex>`, so that the cost can be raised later without breaking old hashes. */
-export async function hashPassword(password: string): Promise<string> {
+/** scrypt's parameters for a cost N; its memory (128·N·r bytes) may exceed node's 32 MiB default. */
+const scryptOptions = (cost: number): ScryptOptions => ({ N: cost, r: BLOCK_SIZE, p: 1, maxmem: 256 * cost * BLOCK_SIZE });
+
+/**
+ * `scrypt$<N>$<salt hex>$<key hex>`: the cost N (PASSWORD_HASH_COST) is kept with each hash, so that it can be
+ * changed later without breaking older hashes.
+ */
+export async function hashPassword(password: string, cost: number): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password, salt, KEY_LENGTH, COST);
-  return `scrypt$${COST.N}$${salt.toString('hex')}$${key.toString('hex')}`;
+  const key = await scrypt(password, salt, KEY_LENGTH, scryptOptions(cost));
+  return `scrypt$${cost}$${salt.toString('hex')}$${key.toString('hex')}`;
 }
 
 /**
- * Whether the password matches the stored hash. Without a usable hash (no such user, no password set) it
- * still spends one scrypt, so that the answer's timing does not tell which accounts exist.
+ * Whether the password matches the stored hash (at the cost it was made with). Without a usable hash (no such
+ * user, no password set) it still spends one scrypt at today's `cost`, so that the answer's timing does not tell
+ * which accounts exist.
  */
-export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string | null | undefined, cost: number): Promise<boolean> {
   const [scheme, n, saltHex, keyHex] = (stored ?? '').split('$');
-  if (scheme !== 'scrypt' || !n || !saltHex || !keyHex) {
-    await scrypt(password, 'no account', KEY_LENGTH, COST);
+  const storedCost = Number(n);
+  if (scheme !== 'scrypt' || !saltHex || !keyHex || !isPasswordHashCost(storedCost)) {
+    await scrypt(password, 'no account', KEY_LENGTH, scryptOptions(cost));
     return false;
   }
   const expected = Buffer.from(keyHex, 'hex');
-  const key = await scrypt(password, Buffer.from(saltHex, 'hex'), expected.length, { ...COST, N: Number(n) });
+  const key = await scrypt(password, Buffer.from(saltHex, 'hex'), expected.length, scryptOptions(storedCost));
   return timingSafeEqual(key, expected);
 }
 

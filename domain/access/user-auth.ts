@@ -113,7 +113,7 @@ export const newPersonalTokenSecret = () => `${PAT_PREFIX}${randomBytes(28).toSt
  * At the first start (no user at all), creates the admin user. Returns the password when it was generated,
  * to be shown once.
  */
-export async function bootstrapAdminUser(db: Db, admin: { username: string; password?: string | undefined }): Promise<string | undefined> {
+export async function bootstrapAdminUser(db: Db, admin: { username: string; password?: string | undefined }, passwordHashCost: number): Promise<string | undefined> {
   const existing = await db.select({ id: t.users.id }).from(t.users).limit(1);
   if (existing.length > 0) return undefined;
   const password = admin.password ?? generatePassword();
@@ -123,6 +123,6 @@ export async function bootstrapAdminUser(db: Db, admin: { username: string; pass
     throw new Error(error instanceof Error ? error.message : String(error));
   }
   const [role] = await db.select({ id: t.roles.id }).from(t.roles).where(eq(t.roles.name, 'Admin'));
-  await db.insert(t.users).values({ username: admin.username, passwordHash: await hashPassword(password), rootRoleId: role!.id });
+  await db.insert(t.users).values({ username: admin.username, passwordHash: await hashPassword(password, passwordHashCost), rootRoleId: role!.id });
   return admin.password === undefined ? password : undefined;
 }

@@ -61,26 +61,26 @@ export async function assertIdentityFree(db: Db, identity: { email?: string | nu
   }
 }
 
-export interface NewUser {
-  name?: string | null;
-  email?: string | null;
-  username?: string | null;
-  password?: string | null;
-  rootRoleId: number;
-}
+/** No password, or one with the cost its hash is made at (PASSWORD_HASH_COST). */
+type NewPassword = { password?: null } | { password: string; passwordHashCost: number };
+
+export const newPassword = (password: string | null | undefined, passwordHashCost: number): NewPassword =>
+  password == null ? {} : { password, passwordHashCost };
+
+/** A user to create. */
+export type NewUser = { name?: string | null; email?: string | null; username?: string | null; rootRoleId: number } & NewPassword;
 
 /** Creates a user after checking identity and password rules; records `user-created`. */
 export async function insertUser(tx: Db, record: RecordEvent, user: NewUser): Promise<UserRow> {
   await assertIdentityFree(tx, user);
-  const password = user.password ?? null;
-  if (password !== null) assertPasswordPolicy(password);
+  if (user.password != null) assertPasswordPolicy(user.password);
   const [row] = await tx
     .insert(t.users)
     .values({
       name: user.name ?? null,
       email: user.email ?? null,
       username: user.username ?? null,
-      passwordHash: password !== null ? await hashPassword(password) : null,
+      passwordHash: user.password != null ? await hashPassword(user.password, user.passwordHashCost) : null,
       rootRoleId: user.rootRoleId,
     })
     .returning();

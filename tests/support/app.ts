@@ -12,6 +12,7 @@ import type { AppConfig, AuthType } from '../../kernel/config.js';
 import type { DatabaseConfig, Db } from '../../db/connect.js';
 import { databaseUrl } from './postgres.js';
 import { afterFile } from './file-end.js';
+import { TEST_PASSWORD_HASH_COST } from './password-cost.js';
 
 export const databaseKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
@@ -94,6 +95,8 @@ export interface TestAppOptions {
   secureCookies?: boolean;
   /** Release plan and impact metric settings; progression and safeguards are looked at every 200 ms unless this says otherwise. */
   releases?: AppConfig['releases'];
+  /** PASSWORD_HASH_COST; TEST_PASSWORD_HASH_COST unless this says otherwise. */
+  passwordHashCost?: number;
   /** UNLEASH_URL is the address the app listens at (known only once it listens): identity providers send browsers back there. */
   publicUrlIsOwnAddress?: boolean;
 }
@@ -140,6 +143,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logLevel: 'info',
     metricsFlushMs: options.metricsFlushMs ?? 200,
     loginLimitPerMinute: options.loginLimitPerMinute ?? 10_000,
+    passwordHashCost: options.passwordHashCost ?? TEST_PASSWORD_HASH_COST,
     ...(options.defaultAdmin && { defaultAdmin: options.defaultAdmin }),
     ...(options.requestTimeoutMs && { requestTimeoutMs: options.requestTimeoutMs }),
     ...(options.prometheusApi && { prometheusApi: options.prometheusApi }),

@@ -1,5 +1,6 @@
 // The service as its own process (`app/main.ts`), for what only a real process shows: start, stop, kill -9.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { TEST_PASSWORD_HASH_COST } from './password-cost.js';
 
 export interface Started {
   process: ChildProcess;
@@ -18,7 +19,7 @@ export function killLeftoverServices(): void {
 export function startService(env: Record<string, string>): Started {
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts'], {
-    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: '', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: '', PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk) => (output += chunk));
