@@ -94,9 +94,10 @@ describe('in an environment that requires change requests', () => {
 
   it('a due milestone is proposed for review once, and starts when the request is applied', async () => {
     const place = { featureName: await newFlag('guarded'), environment: 'production' };
-    const plan = await runningPlan(place, threeSteps(0.005));
+    // The first milestone lasts 3 s: change requests must be required before it is due, however loaded the machine.
+    const plan = await runningPlan(place, threeSteps(0.05));
     await requireChangeRequests(app, 'default', 'production');
-    const [request] = await until('the proposal', () => requestsFor(place.featureName), (found) => found.length > 0);
+    const [request] = await until('the proposal', () => requestsFor(place.featureName), (found) => found.length > 0, 10_000);
     await sleep(800);
     expect(await requestsFor(place.featureName)).toHaveLength(1);
     expect(await activeMilestone(place)).toBe('first');
