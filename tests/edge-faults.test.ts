@@ -1,6 +1,8 @@
 // An edge node when its upstream goes away and comes back, when it restarts without its upstream, and when the upstream
 // revokes a token: it keeps answering from what it holds, says it is stale, loses no SDK report, and stops revoked tokens.
 import { mkdtemp } from 'node:fs/promises';
+import { createServer, request as forwardTo } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
@@ -8,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
 import { startEdge, type TestEdge } from './support/edge.js';
 import { uniqueNames } from './support/events.js';
+import { afterFile } from './support/file-end.js';
 import { fixtures, newApiToken, ok, sdkMetrics, until } from './support/fixtures.js';
 import { startProxy, type Proxy } from './support/proxy.js';
 
@@ -127,6 +130,44 @@ describe('an edge whose upstream stops', () => {
   });
 });
 
+/**
+ * An HTTP forwarder to `target` that, once `newcomer` is set, holds the token checks (POST /edge/validate) that do not
+ * name it until the one that does has been answered: a round of checks of the tokens the edge knew, under way while it
+ * learns a new one.
+ */
+async function startUpstreamHoldingChecks(target: string) {
+  const gate = { newcomer: '', held: [] as (() => void)[], heldAnswered: 0 };
+  const forward = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, body: Buffer) =>
+    forwardTo(`${target}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode!, answer.headers);
+      answer.pipe(res);
+    }).end(body);
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    if (gate.newcomer && req.method === 'POST' && req.url === '/edge/validate') {
+      if (!(JSON.parse(body.toString()) as { tokens: string[] }).tokens.includes(gate.newcomer)) {
+        gate.held.push(() => {
+          res.on('finish', () => gate.heldAnswered++);
+          forward(req, res, body);
+        });
+        return;
+      }
+      res.on('finish', () => {
+        for (const go of gate.held.splice(0)) go();
+      });
+    }
+    forward(req, res, body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  afterFile(() => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, gate };
+}
+
 describe('tokens at an edge', () => {
   let app: TestApp;
 
@@ -141,6 +182,23 @@ describe('tokens at an edge', () => {
     const answer = await get(edge.url, '/api/client/features', 'default:development.nobody-issued-this');
     expect(answer.status).toBe(401);
     expect(answer.json.name).toBe('AuthenticationRequired');
+  });
+
+  it('keeps serving a token learned at its first use while a check of the tokens it knew before was under way', async () => {
+    const token = await newApiToken(app, { type: 'client', environment: 'development' });
+    const newcomer = await newApiToken(app, { type: 'client', environment: 'development' });
+    const upstream = await startUpstreamHoldingChecks(app.url);
+    const edge = await startEdge({ EDGE_UPSTREAM_URL: upstream.url, EDGE_TOKENS: token, EDGE_SYNC: 'polling', EDGE_TOKEN_REVALIDATE_MS: '300' });
+    upstream.gate.newcomer = newcomer;
+    try {
+      await until('a check of the known tokens under way', async () => upstream.gate.held.length, (held) => held > 0);
+      expect((await get(edge.url, '/api/client/features', newcomer)).status).toBe(200);
+      await until('that check answered', async () => upstream.gate.heldAnswered, (answered) => answered > 0);
+      expect((await get(edge.url, '/api/client/features', newcomer)).status).toBe(200);
+    } finally {
+      upstream.gate.newcomer = '';
+      for (const go of upstream.gate.held.splice(0)) go();
+    }
   });
 
   it('stops a token revoked upstream at once when the edge follows the upstream by stream', async () => {

@@ -149,21 +149,22 @@ export class EdgeTokens implements TokenLookup {
     clearInterval(this.timer);
   }
 
-  /** Asks the upstream about every known token; those it no longer accepts are forgotten. Keeps them all when it cannot be asked. */
+  /**
+   * Asks the upstream about every known token; those it no longer accepts are forgotten. Keeps them all when it cannot be
+   * asked. Only the tokens asked about are judged: one learned while the check was under way was not in it.
+   */
   async revalidate(): Promise<void> {
     if (!this.upstream || this.known.size === 0) return;
+    const asked = [...this.known.keys()];
     let valid: EdgeToken[];
     try {
-      valid = await this.upstream.validate([...this.known.keys()]);
+      valid = await this.upstream.validate(asked);
       this.lastCheck = Date.now();
     } catch {
       return;
     }
     const still = new Set(valid.map((t) => t.token));
-    for (const token of [...this.known.values()]) {
-      if (still.has(token.secret)) continue;
-      this.revoke(token.secret);
-    }
+    for (const secret of asked) if (!still.has(secret)) this.revoke(secret);
   }
 
   /** The upstream refused this token (a check, or its stream or poll answered 401/403). */
