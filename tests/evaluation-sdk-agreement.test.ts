@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { components } from '../generated/api.js';
 import { compileFlags, evaluate, type EvaluationContext, type FeatureInput } from '../domain/evaluation/index.js';
+import { FlagOutcomes } from '../domain/evaluation/outcomes.js';
 
 // Beyond the specification's examples: the engine and the Node SDK's own client.js, given the same random
 // flags (every built-in strategy, every operator, segments, both kinds of variants, overrides, dependencies)
@@ -134,10 +135,16 @@ function context(): EvaluationContext {
   };
 }
 
-/** Where the engine and the SDK disagree on the flags for the contexts, and how many answers were on. */
+/**
+ * Where the engine and the SDK disagree on the flags for the contexts, and how many answers were on; both ways of the
+ * engine are compared: one flag at a time, and every flag at once (FlagOutcomes, for the flags it decides itself).
+ */
 function compare(flags: FeatureInput[], contexts: EvaluationContext[]) {
   // Compiled here, in the test, so that a compiler that throws fails it (mutation testing counts only failed tests).
   const compiled = compileFlags(flags, segments);
+  const outcomes = new FlagOutcomes(compiled);
+  const slots = new Int32Array(flags.length);
+  let decidedAtOnce = 0;
   const client = new SdkClient(
     { getToggle: (name: string) => flags.find((f) => f.name === name), getSegment: (id: number) => segments.find((s) => s.id === id) } as never,
     defaultStrategies,
@@ -146,17 +153,23 @@ function compare(flags: FeatureInput[], contexts: EvaluationContext[]) {
   const differences: string[] = [];
   let enabled = 0;
   for (const ctx of contexts) {
-    for (const { name } of flags) {
+    const decided = outcomes.decideAll(ctx, slots);
+    for (const [index, { name }] of flags.entries()) {
       const ours = evaluate(compiled, name, ctx);
       const sdkEnabled = client.isEnabled(name, ctx as never, () => false);
       const sdkVariant = client.getVariant(name, ctx as never);
-      const theirs = { enabled: sdkEnabled, name: sdkVariant.name, on: sdkVariant.enabled, payload: sdkVariant.payload, flag: sdkVariant.feature_enabled };
-      const mine = { enabled: ours.enabled, name: ours.variant.name, on: ours.variant.enabled, payload: ours.variant.payload, flag: ours.variant.feature_enabled };
-      if (JSON.stringify(mine) !== JSON.stringify(theirs)) differences.push(`${name} ${JSON.stringify(ctx)}: ${JSON.stringify(mine)} ≠ ${JSON.stringify(theirs)}`);
+      const theirs = JSON.stringify({ enabled: sdkEnabled, name: sdkVariant.name, on: sdkVariant.enabled, payload: sdkVariant.payload, flag: sdkVariant.feature_enabled });
+      const mine = JSON.stringify({ enabled: ours.enabled, name: ours.variant.name, on: ours.variant.enabled, payload: ours.variant.payload, flag: ours.variant.feature_enabled });
+      if (mine !== theirs) differences.push(`${name} ${JSON.stringify(ctx)}: ${mine} ≠ ${theirs}`);
       if (ours.enabled) enabled++;
+      if (!decided || slots[index]! < 0) continue;
+      decidedAtOnce++;
+      const variant = outcomes.variantOf(slots[index]!);
+      const atOnce = JSON.stringify({ enabled: variant.feature_enabled, name: variant.name, on: variant.enabled, payload: variant.payload, flag: variant.feature_enabled });
+      if (atOnce !== theirs) differences.push(`${name} at once ${JSON.stringify(ctx)}: ${atOnce} ≠ ${theirs}`);
     }
   }
-  return { differences: differences.slice(0, 5), enabled };
+  return { differences: differences.slice(0, 5), enabled, decidedAtOnce };
 }
 
 describe('agreement with the Node SDK', () => {
@@ -167,6 +180,40 @@ describe('agreement with the Node SDK', () => {
     // Both outcomes are well represented, so the agreement means something.
     expect(enabled).toBeGreaterThan(contexts.length * allFeatures.length * 0.15);
     expect(enabled).toBeLessThan(contexts.length * allFeatures.length * 0.85);
+  });
+
+  it('decides the common flags at once as the SDK does: one rollout or default strategy over shared constraints and segments, variants sticky on the userId', () => {
+    // Strategy variants only on rollouts: the SDK hashes them with the strategy's groupId, which `default` lacks.
+    const rolloutStrategy = (flagName: string) => ({
+      name: 'flexibleRollout',
+      parameters: { rollout: pick(['0', '0.5', '10', '33.5', '50', '100', '150', 'x']), ...(random() < 0.5 ? { stickiness: pick(['default', 'userId']) } : {}), groupId: pick([flagName, 'shared']) },
+      variants: random() < 0.4 ? variants(pick([1, 2, 3]), pick([undefined, 'default', 'userId']), false) : [],
+    });
+    const commonStrategy = (flagName: string) => ({
+      ...(random() < 0.7 ? rolloutStrategy(flagName) : { name: 'default', parameters: {}, variants: [] }),
+      // Constraints drawn from a few, so that flags share them.
+      constraints: some(() => pick(sharedConstraints), [0, 1, 1, 2]),
+      ...(random() < 0.3 ? { segments: [pick([1, 2, 3])] } : {}),
+    });
+    const sharedConstraints = Array.from({ length: 6 }, () => randomConstraint(pick(['IN', 'NOT_IN', 'STR_CONTAINS', 'NUM_GT', 'SEMVER_GTE'])));
+    const flags = Array.from({ length: 120 }, (_, i) => {
+      const name = `common-${i}`;
+      const strategies = random() < 0.15 ? [] : [commonStrategy(name)];
+      return {
+        ...allFeatures[0]!,
+        name,
+        enabled: random() < 0.9,
+        strategies,
+        dependencies: [],
+        variants: random() < 0.5 ? variants(pick([1, 2, 3, 4]), pick([undefined, 'default', 'userId']), false) : [],
+      } as FeatureInput;
+    });
+    const contexts = Array.from({ length: 300 }, () => ({ ...context(), userId: `user-${Math.floor(random() * 100000)}` }));
+    const { differences, enabled, decidedAtOnce } = compare(flags, contexts);
+    expect(differences).toEqual([]);
+    expect(decidedAtOnce).toBe(flags.length * contexts.length);
+    expect(enabled).toBeGreaterThan(flags.length * contexts.length * 0.15);
+    expect(enabled).toBeLessThan(flags.length * contexts.length * 0.85);
   });
 
   it('picks the same variant by remoteAddress for contexts without userId and sessionId', () => {

@@ -3,7 +3,7 @@
 import { hostname as osHostname } from 'node:os';
 import type { components } from '../../generated/api.js';
 import { compileConstraint, type CompiledConstraint, type ContextTest } from './constraints.js';
-import { compileStrategyTest } from './strategies.js';
+import { compileStrategyTest, userShareOf, type UserShare } from './strategies.js';
 import { compileVariants, type CompiledVariants } from './variants.js';
 
 type ClientFeature = components['schemas']['ClientFeature'];
@@ -34,6 +34,8 @@ export interface CompiledStrategy {
   readonly index: number;
   /** The strategy's own test; null for a strategy that is not built in, which never applies. */
   readonly test: ContextTest | null;
+  /** The same test as a share of users, when it is one. */
+  readonly share: UserShare | null;
   readonly constraints: readonly CompiledConstraint[];
   /** In the strategy's order; `segment` is undefined for an id that names no segment. */
   readonly segments: readonly { id: number; segment: CompiledSegment | undefined }[];
@@ -110,6 +112,7 @@ function compileStrategy(strategy: StrategyInput, index: number, flagName: strin
     source: strategy,
     index,
     test: compileStrategyTest(strategy.name, parameters, { flagName, hostname }),
+    share: userShareOf(strategy.name, parameters, flagName),
     constraints,
     segments: linked,
     checks: [...constraints, ...linked.flatMap(({ segment }) => segment?.constraints ?? [])].map((c) => c.test),

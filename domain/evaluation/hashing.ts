@@ -19,7 +19,7 @@ const mixBlock = (h1: number, k1: number) => {
 };
 
 /** The hash's state after a prefix: its whole 4-byte blocks mixed in, the 0–3 bytes after them pending. */
-interface HashState {
+export interface HashState {
   readonly h1: number;
   readonly pending: number;
   readonly pendingBytes: number;
@@ -35,11 +35,11 @@ function hashedPrefix(prefix: string, seed: number): HashState {
   return { h1, pending, pendingBytes, length: prefix.length };
 }
 
-/** MurmurHash3 of the prefix `state` stands for followed by `rest`, as a signed 32-bit number (see `remainder`). */
-function hashAfter(state: HashState, rest: string): number {
-  let h1 = state.h1;
-  let pending = state.pending;
-  let pendingBytes = state.pendingBytes;
+/**
+ * MurmurHash3 of a prefix followed by `rest`, as a signed 32-bit number (see `remainder`); the prefix is given as its
+ * HashState's four numbers, which callers may keep in typed arrays.
+ */
+function hashAfter(h1: number, pending: number, pendingBytes: number, prefixLength: number, rest: string): number {
   for (let i = 0; i < rest.length; i++) {
     pending |= (rest.charCodeAt(i) & 0xff) << (pendingBytes * 8);
     if (++pendingBytes === 4) {
@@ -48,14 +48,66 @@ function hashAfter(state: HashState, rest: string): number {
       pendingBytes = 0;
     }
   }
+  return finished(h1, pending, pendingBytes, prefixLength + rest.length);
+}
+
+/** The hash's last steps: the pending bytes, the length, the final mix. */
+function finished(h1: number, pending: number, pendingBytes: number, length: number): number {
   if (pendingBytes > 0) h1 ^= Math.imul(rotl(Math.imul(pending, C1), 15), C2);
-  h1 ^= state.length + rest.length;
+  h1 ^= length;
   h1 ^= h1 >>> 16;
   h1 = Math.imul(h1, 0x85ebca6b);
   h1 ^= h1 >>> 13;
   h1 = Math.imul(h1, 0xc2b2ae35);
   h1 ^= h1 >>> 16;
   return h1;
+}
+
+/**
+ * One id laid out to be hashed after many prefixes (every flag's, in one request): its bytes as the 4-byte blocks they
+ * form after a prefix that leaves 0, 1, 2 or 3 bytes pending, so that each hash mixes whole blocks instead of adding
+ * the id's bytes one at a time. Reused: `set` lays out the next id.
+ */
+export class IdBlocks {
+  length = 0;
+  /** Per start s (how many of the id's bytes complete a prefix's pending block, 0–3): */
+  /** the first s bytes at the places they take in that block; */
+  private readonly head = new Int32Array(4);
+  /** the whole blocks from byte s on, at s * stride; */
+  private blocks = new Int32Array(64);
+  private stride = 16;
+  private readonly blockCount = new Int32Array(4);
+  /** the bytes after the last whole block. */
+  private readonly tail = new Int32Array(4);
+  private readonly tailBytes = new Int32Array(4);
+
+  set(id: string): void {
+    const length = id.length;
+    this.length = length;
+    this.stride = (length >>> 2) + 1;
+    if (4 * this.stride > this.blocks.length) this.blocks = new Int32Array(4 * this.stride);
+    for (let start = 0; start < 4; start++) {
+      const pendingBefore = (4 - start) & 3;
+      let head = 0;
+      for (let i = 0; i < start && i < length; i++) head |= (id.charCodeAt(i) & 0xff) << ((pendingBefore + i) * 8);
+      this.head[start] = head;
+      let [block, bytes, count] = [0, 0, 0];
+      for (let i = start; i < length; i++) {
+        block |= (id.charCodeAt(i) & 0xff) << (bytes * 8);
+        if (++bytes === 4) [this.blocks[start * this.stride + count++], block, bytes] = [block, 0, 0];
+      }
+      [this.blockCount[start], this.tail[start], this.tailBytes[start]] = [count, block, bytes];
+    }
+  }
+
+  /** MurmurHash3 of a prefix (its HashState's numbers) followed by this id: what `hashAfter` gives for it. */
+  hashAfter(h1: number, pending: number, pendingBytes: number, prefixLength: number): number {
+    const start = (4 - pendingBytes) & 3;
+    if (this.length < start) return finished(h1, pending | this.head[start]!, pendingBytes + this.length, prefixLength + this.length);
+    if (start > 0) h1 = mixBlock(h1, pending | this.head[start]!);
+    for (let i = start * this.stride, end = i + this.blockCount[start]!; i < end; i++) h1 = mixBlock(h1, this.blocks[i]!);
+    return finished(h1, this.tail[start]!, this.tailBytes[start]!, prefixLength + this.length);
+  }
 }
 
 /**
@@ -67,20 +119,37 @@ function remainder(hash: number, modulus: number): number {
   return (((hash >>> 16) % modulus) * (65536 % modulus) + (hash & 0xffff)) % modulus;
 }
 
+/** 1–`modulus`: the bucket of the prefix (as its HashState's numbers) followed by `id`. */
+export function bucketAfter(h1: number, pending: number, pendingBytes: number, prefixLength: number, id: string, modulus: number): number {
+  return remainder(hashAfter(h1, pending, pendingBytes, prefixLength, id), modulus) + 1;
+}
+
+/** The same for an id laid out as IdBlocks. */
+export function bucketOfBlocks(h1: number, pending: number, pendingBytes: number, prefixLength: number, id: IdBlocks, modulus: number): number {
+  return remainder(id.hashAfter(h1, pending, pendingBytes, prefixLength), modulus) + 1;
+}
+
+const bucketOf = (state: HashState, id: string, modulus: number) => bucketAfter(state.h1, state.pending, state.pendingBytes, state.length, id, modulus);
+
 /** The buckets of one group: its `groupId:` hashed once with each seed. */
 export interface GroupBuckets {
   /** 1–100: the percentage bucket of `id` for rollout strategies. */
   strategy(id: string): number;
   /** 1–`totalWeight`: the point on the weight line that picks a variant. */
   variant(id: string, totalWeight: number): number;
+  /** The prefix hashed with each seed, for callers that keep it in their own form (outcomes.ts). */
+  readonly strategyState: HashState;
+  readonly variantState: HashState;
 }
 
 export function bucketsOf(groupId: string): GroupBuckets {
   const strategyState = hashedPrefix(`${groupId}:`, STRATEGY_SEED);
   const variantState = hashedPrefix(`${groupId}:`, VARIANT_SEED);
   return {
-    strategy: (id) => remainder(hashAfter(strategyState, id), 100) + 1,
-    variant: (id, totalWeight) => remainder(hashAfter(variantState, id), totalWeight) + 1,
+    strategy: (id) => bucketOf(strategyState, id, 100),
+    variant: (id, totalWeight) => bucketOf(variantState, id, totalWeight),
+    strategyState,
+    variantState,
   };
 }
 

@@ -3,7 +3,7 @@
 import { parseAddress, parseRange, type AddressRange } from './addresses.js';
 import { contextReader, type EvaluationContext } from './context.js';
 import type { ContextTest } from './constraints.js';
-import { bucketsOf, randomPercent } from './hashing.js';
+import { bucketsOf, randomPercent, type GroupBuckets } from './hashing.js';
 
 type Parameters = Readonly<Record<string, string | number | boolean | undefined>>;
 
@@ -27,10 +27,9 @@ const builtIn: Record<string, (parameters: Parameters, scope: StrategyScope) => 
   default: () => always,
 
   flexibleRollout(parameters, { flagName }) {
-    const rollout = percentageOf(parameters.rollout);
+    const { rollout, groupId, stickiness } = flexibleRolloutOf(parameters, flagName);
     if (!(rollout > 0)) return never;
-    const buckets = bucketsOf(parameters.groupId ? String(parameters.groupId) : flagName);
-    const stickiness = parameters.stickiness ? String(parameters.stickiness) : 'default';
+    const buckets = bucketsOf(groupId);
     if (stickiness === 'random') return () => randomPercent() <= rollout;
     if (stickiness === 'default') {
       return (context) => {
@@ -80,6 +79,37 @@ const builtIn: Record<string, (parameters: Parameters, scope: StrategyScope) => 
     return listOf(String(parameters.hostNames).toLowerCase()).includes(hostname) ? always : never;
   },
 };
+
+/** The stickiness that reads a context's userId when it has one. */
+export const USER_STICKINESS: ReadonlySet<string> = new Set(['default', 'userId']);
+
+function flexibleRolloutOf(parameters: Parameters, flagName: string) {
+  return {
+    rollout: percentageOf(parameters.rollout),
+    groupId: parameters.groupId ? String(parameters.groupId) : flagName,
+    stickiness: parameters.stickiness ? String(parameters.stickiness) : 'default',
+  };
+}
+
+/**
+ * A strategy that lets in a share of the contexts with a userId by its bucket in a group: `default` (everyone, no
+ * group) and flexibleRollout sticky on `default` or `userId` (both read the userId when there is one). Such a context
+ * is let in when its bucket is at most `percent` (0 lets no one in).
+ */
+export interface UserShare {
+  readonly percent: number;
+  readonly buckets: GroupBuckets | null;
+}
+
+/** The strategy as a UserShare, when it is one (outcomes.ts decides those without their test). */
+export function userShareOf(name: string, parameters: Parameters, flagName: string): UserShare | null {
+  if (name === 'default') return { percent: 100, buckets: null };
+  if (name !== 'flexibleRollout') return null;
+  const { rollout, groupId, stickiness } = flexibleRolloutOf(parameters, flagName);
+  if (!USER_STICKINESS.has(stickiness)) return null;
+  // Buckets are whole numbers from 1 to 100: `bucket <= rollout` is `bucket <= floor(rollout)`.
+  return { percent: rollout > 0 ? Math.floor(Math.min(rollout, 100)) : 0, buckets: bucketsOf(groupId) };
+}
 
 /** The names of the strategies this engine can decide; any other (a custom strategy) never applies. */
 export const builtInStrategyNames: readonly string[] = Object.keys(builtIn);

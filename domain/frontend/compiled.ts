@@ -8,8 +8,13 @@ import { JsonPieces, type JsonAnswer } from './fragments.js';
 import { compileFlags, evaluate, type CompiledFlags, type EvaluatedVariant, type Evaluation, type EvaluationContext } from '../evaluation/index.js';
 import type { CompiledFlag } from '../evaluation/compile.js';
 import { decide, variantFor } from '../evaluation/evaluate.js';
+import { FlagOutcomes } from '../evaluation/outcomes.js';
+import { disabledVariant } from '../evaluation/variants.js';
 
 const [TOGGLES_OPENING, ARRAY_CLOSING] = [Buffer.from('{"toggles":['), Buffer.from(']}')];
+
+/** What `toggleOfSlot` holds for a slot not met yet, and for a flag that is off. */
+const [UNKNOWN, OFF] = [-1, -2];
 
 /** Token shapes remembered; past this, the oldest half is forgotten. */
 const MAX_SHAPES = 200;
@@ -30,6 +35,11 @@ export class FrontendAnswers {
   /** Per flag index, its toggle's piece per variant object (the engine shares them: a flag has few). */
   private readonly toggles: (Map<Readonly<EvaluatedVariant>, number> | undefined)[] = [];
   private readonly pieces = new JsonPieces();
+  /** Every flag decided at once (the bulk answers). */
+  readonly outcomes: FlagOutcomes;
+  /** Per outcome slot, the toggle's piece (OFF for none) once known; and each request's slots, by flag index. */
+  private readonly slots: Int32Array;
+  private readonly toggleOfSlot: Int32Array;
 
   constructor(
     readonly snapshot: Snapshot,
@@ -37,18 +47,38 @@ export class FrontendAnswers {
   ) {
     const served = clientFeatures(snapshot, { ...shape, inlineSegments: false });
     this.compiled = compileFlags(served.features, 'segments' in served ? served.segments : []);
+    this.outcomes = new FlagOutcomes(this.compiled);
+    this.slots = new Int32Array(this.compiled.ordered.length);
+    this.toggleOfSlot = new Int32Array(this.outcomes.slots).fill(UNKNOWN);
   }
 
   /** `{toggles}` for the context, as JSON: the flags on for it, in name order. */
   answer(context: EvaluationContext): JsonAnswer {
     const flags = this.compiled.ordered;
     const on: number[] = [];
+    const decided = this.outcomes.decideAll(context, this.slots);
     for (let i = 0; i < flags.length; i++) {
-      const flag = flags[i]!;
-      const decision = decide(flag, context);
-      if (decision !== false) on.push(this.toggleJson(flag, variantFor(flag, decision, context)));
+      const slot = decided ? this.slots[i]! : -1;
+      const toggle = slot < 0 ? this.toggleFor(flags[i]!, context) : this.toggleIn(slot, flags[i]!);
+      if (toggle >= 0) on.push(toggle);
     }
     return this.pieces.join(on, on.length, TOGGLES_OPENING, ARRAY_CLOSING);
+  }
+
+  /** The toggle's piece when the flag is on for the context; negative when off. */
+  private toggleFor(flag: CompiledFlag, context: EvaluationContext): number {
+    const decision = decide(flag, context);
+    return decision === false ? OFF : this.toggleJson(flag, variantFor(flag, decision, context));
+  }
+
+  /** The same for an outcome slot of the flag. */
+  private toggleIn(slot: number, flag: CompiledFlag): number {
+    let toggle = this.toggleOfSlot[slot]!;
+    if (toggle === UNKNOWN) {
+      const variant = this.outcomes.variantOf(slot);
+      this.toggleOfSlot[slot] = toggle = variant === disabledVariant.flagOff ? OFF : this.toggleJson(flag, variant);
+    }
+    return toggle;
   }
 
   /** The flag as the frontend API lists it, when it is on for the context. */

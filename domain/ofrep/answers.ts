@@ -5,6 +5,7 @@ import type { CompiledFlag } from '../evaluation/compile.js';
 import { decide, variantFor, type Decision } from '../evaluation/evaluate.js';
 import type { EvaluatedVariant, EvaluationContext } from '../evaluation/index.js';
 import type { FrontendAnswers } from '../frontend/compiled.js';
+import type { FlagOutcomes } from '../evaluation/outcomes.js';
 import { JsonPieces, type JsonAnswer } from '../frontend/fragments.js';
 import { evaluationOf, reasonOf } from './resolve.js';
 import type { CountedAnswer } from './usage.js';
@@ -27,6 +28,31 @@ export class OfrepAnswers {
   readonly written: CountedAnswer[] = [];
   /** Per flag index, per decision slot. */
   private readonly byFlag: (DecisionAnswers | undefined)[][] = [];
+  /** Per outcome slot of `outcomes`, its piece once known (-1 before); and each request's slots, by flag index. */
+  private readonly pieceOfSlot: Int32Array;
+  private readonly slots: Int32Array;
+
+  constructor(private readonly outcomes: FlagOutcomes) {
+    this.pieceOfSlot = new Int32Array(outcomes.slots).fill(-1);
+    this.slots = new Int32Array(outcomes.compiled.ordered.length);
+  }
+
+  /** Every flag's piece for the context, in the compiled order. */
+  all(context: EvaluationContext): number[] {
+    const flags = this.outcomes.compiled.ordered;
+    const pieces = new Array<number>(flags.length);
+    const decided = this.outcomes.decideAll(context, this.slots);
+    for (let i = 0; i < flags.length; i++) {
+      const slot = decided ? this.slots[i]! : -1;
+      if (slot < 0) pieces[i] = this.of(flags[i]!, context);
+      else {
+        let piece = this.pieceOfSlot[slot]!;
+        if (piece < 0) this.pieceOfSlot[slot] = piece = this.of(flags[i]!, context);
+        pieces[i] = piece;
+      }
+    }
+    return pieces;
+  }
 
   /** The number of the piece that answers `flag` for the context. */
   of(flag: CompiledFlag, context: EvaluationContext): number {
@@ -55,15 +81,13 @@ const answersOf = new WeakMap<FrontendAnswers, OfrepAnswers>();
 /** The OFREP answers of these compiled flags (one table per token shape and snapshot). */
 export function ofrepAnswers(answers: FrontendAnswers): OfrepAnswers {
   let table = answersOf.get(answers);
-  if (!table) answersOf.set(answers, (table = new OfrepAnswers()));
+  if (!table) answersOf.set(answers, (table = new OfrepAnswers(answers.outcomes)));
   return table;
 }
 
 /** `{flags}` for the context, as JSON with its validator, and the pieces to count with the table they are from. */
 export function bulkEvaluation(answers: FrontendAnswers, context: EvaluationContext): JsonAnswer & { table: readonly CountedAnswer[]; counted: number[] } {
   const table = ofrepAnswers(answers);
-  const flags = answers.compiled.ordered;
-  const counted = new Array<number>(flags.length);
-  for (let i = 0; i < flags.length; i++) counted[i] = table.of(flags[i]!, context);
+  const counted = table.all(context);
   return { ...table.pieces.join(counted, counted.length, FLAGS_OPENING, ARRAY_CLOSING), table: table.written, counted };
 }
