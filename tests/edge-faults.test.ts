@@ -170,12 +170,15 @@ async function startUpstreamHoldingChecks(target: string) {
 
 describe('tokens at an edge', () => {
   let app: TestApp;
+  const { newFlag, turnOn } = fixtures(() => app, uniqueNames());
 
   beforeAll(async () => {
     app = await startTestApp();
   });
 
   const revoke = (secret: string) => ok(app.admin.DELETE('/api/admin/api-tokens/{token}', { params: { path: { token: secret } } }));
+  const enabledAt = async (edge: TestEdge, token: string, flag: string) =>
+    (await get(edge.url, '/api/client/features', token)).json?.features?.find((f: { name: string }) => f.name === flag)?.enabled;
 
   it('refuses a token the upstream does not know, as an Error object', async () => {
     const edge = await startEdge({ EDGE_UPSTREAM_URL: app.url });
@@ -225,6 +228,24 @@ describe('tokens at an edge', () => {
     await revoke(token);
     await until('the token refused at the edge', () => get(edge.url, '/api/client/features', token), (r) => r.status === 401, 5000);
   });
+
+  // The edge keeps a scope in sync with the first of its client tokens it learned (the first in EDGE_TOKENS); the check
+  // interval is long, so that the edge learns of the revocation from its own stream or poll being refused.
+  it.each(['streaming', 'polling'])(
+    'keeps a scope in sync (%s) with another client token of that scope once the token it synced with is revoked upstream',
+    async (sync) => {
+      const flag = await newFlag('other-token');
+      const first = await newApiToken(app, { type: 'client', environment: 'development' });
+      const second = await newApiToken(app, { type: 'client', environment: 'development' });
+      const edge = await startEdge({ EDGE_UPSTREAM_URL: app.url, EDGE_TOKENS: `${first},${second}`, EDGE_SYNC: sync, EDGE_TOKEN_REVALIDATE_MS: '600000' });
+      await until('the edge ready', () => get(edge.url, '/ready'), (r) => r.status === 200);
+      expect(await enabledAt(edge, second, flag)).toBe(false);
+      await revoke(first);
+      await until('the revoked token refused at the edge', () => get(edge.url, '/api/client/features', first), (r) => r.status === 401);
+      await turnOn(flag);
+      await until('the flag on at the edge for the other token', () => enabledAt(edge, second, flag), (enabled) => enabled === true);
+    },
+  );
 
   it('ends the SDK streams of a revoked token', async () => {
     const token = await newApiToken(app, { type: 'client', environment: 'development' });

@@ -57,10 +57,15 @@ export class ScopeSync {
     let retryMs = FIRST_RETRY_MS;
     let polls = 0;
     while (!this.stopping.signal.aborted) {
+      // The credential this attempt is made with: the one to revoke should the upstream refuse it.
+      const credential = this.credential;
       try {
         if (this.mode === 'streaming') {
           const end = await this.streamOnce();
-          if (end === 'refused') return this.refused();
+          if (end === 'refused') {
+            if (this.refused(credential)) continue;
+            return;
+          }
           if (end === 'unsupported' && this.allowPolling) {
             this.log.info({ upstream: this.upstream.url }, 'edge: the upstream offers no stream; polling it');
             this.mode = 'polling';
@@ -74,7 +79,10 @@ export class ScopeSync {
           retryMs = FIRST_RETRY_MS;
         } else {
           const polled = await this.pollOnce();
-          if (polled === 'refused') return this.refused();
+          if (polled === 'refused') {
+            if (this.refused(credential)) continue;
+            return;
+          }
           retryMs = FIRST_RETRY_MS;
           if (polls > 0 && --polls === 0 && this.allowStreaming) {
             this.mode = 'streaming';
@@ -94,9 +102,15 @@ export class ScopeSync {
     }
   }
 
-  private refused(): void {
+  /**
+   * The upstream refused `credential`: it is revoked, and the scope's next client token, if any, takes its place (set by
+   * the revocation handler; `start()` cannot restart this run, which is still going). True when the run should go on
+   * with that token; false when none took its place or the sync is stopping.
+   */
+  private refused(credential: string): boolean {
     this.connected = false;
-    this.on.refused(this.credential);
+    this.on.refused(credential);
+    return !this.stopping.signal.aborted && this.credential !== credential;
   }
 
   private streamOnce() {
