@@ -24,7 +24,7 @@ const QUERY = 'appName=web';
 /** The realistic mix draws users from this many. */
 export const ZIPF_USERS = 100_000;
 
-export async function benchFrontend(api: Api, base: string, limitPort: number, load: Pick<Load, 'seconds' | 'connections' | 'tool'>): Promise<FrontendFigures> {
+export async function benchFrontend(api: Api, base: string, servicePid: number | undefined, limitPort: number, load: Pick<Load, 'seconds' | 'connections' | 'tool'>): Promise<FrontendFigures> {
   const { secret } = (await api('POST', '/api/admin/api-tokens', { tokenName: 'bench-frontend', type: 'frontend', environment: 'development' })) as { secret: string };
   const headers = { authorization: secret };
   const first = await fetch(`${base}/api/frontend?${QUERY}&userId=user-0`, { headers });
@@ -36,7 +36,10 @@ export async function benchFrontend(api: Api, base: string, limitPort: number, l
   try {
     await waitFor(`http://127.0.0.1:${limitPort}/health`);
     const varying = { parameter: 'userId', prefix: 'user-' };
-    const [service, bare] = [{ ...load, url: `${base}/api/frontend?${QUERY}`, headers, varying }, { ...load, url: `http://127.0.0.1:${limitPort}/body?${QUERY}`, headers, varying }];
+    const [service, bare] = [
+      { ...load, url: `${base}/api/frontend?${QUERY}`, headers, varying, serverPid: servicePid },
+      { ...load, url: `http://127.0.0.1:${limitPort}/body?${QUERY}`, headers, varying, serverPid: limit.pid },
+    ];
     return {
       toggles,
       bodyBytes: body.length,

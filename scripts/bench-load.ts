@@ -1,6 +1,6 @@
 // Drives HTTP load at one URL and reports throughput and latency: wrk when installed, else autocannon.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -20,6 +20,8 @@ export interface Load {
    * requests come (a few users often, most rarely), instead of counting from 1.
    */
   zipf?: number;
+  /** The server's process: its CPU time per request is measured too (Linux). */
+  serverPid?: number | undefined;
 }
 
 /** The URL's path and query, ready for the varying parameter's value. */
@@ -97,6 +99,12 @@ export interface Measurement {
   p99Ms: number;
   /** Socket errors and answers other than 2xx/304. */
   errors: number;
+  requests: number;
+  /**
+   * The server's CPU time (user and system) per request, in µs, when its pid was given: steadier than throughput on a
+   * machine whose cores are shared with others, whose stolen time lowers throughput but not CPU time.
+   */
+  cpuMicrosPerRequest?: number;
 }
 
 const toMs = (value: string, unit: string) => Number(value) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[unit]!;
@@ -124,6 +132,7 @@ function withWrk(load: Load): Measurement {
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const socket = socketErrors ? socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
   return {
+    requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? Number.NaN),
     requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN),
     p50Ms: latency(50),
     p99Ms: latency(99),
@@ -143,6 +152,7 @@ async function withAutocannon(load: Load): Promise<Measurement> {
       : undefined;
   const result = await autocannon({ url: load.url, headers: load.headers, connections: load.connections, duration: load.seconds, ...(requests && { requests }) });
   return {
+    requests: result.requests.total,
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
@@ -150,6 +160,18 @@ async function withAutocannon(load: Load): Promise<Measurement> {
   };
 }
 
+const CLOCK_TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/** A process's CPU time so far (user and system), in µs, from /proc. */
+function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS_PER_SECOND;
+}
+
 export async function measure(load: Load): Promise<Measurement> {
-  return load.tool === 'wrk' ? withWrk(load) : withAutocannon(load);
+  const before = load.serverPid === undefined ? 0 : cpuMicros(load.serverPid);
+  const measured = load.tool === 'wrk' ? withWrk(load) : await withAutocannon(load);
+  if (load.serverPid !== undefined) measured.cpuMicrosPerRequest = (cpuMicros(load.serverPid) - before) / measured.requests;
+  return measured;
 }

@@ -25,13 +25,13 @@ async function limitFor(bytes: number, port: number, load: Omit<Load, 'url'>): P
   const limit = startProcess('dist/scripts/bench-limit.js', { PORT: String(port), BODY_BYTES: String(bytes) });
   try {
     await waitFor(`http://127.0.0.1:${port}/health`);
-    return await measure({ ...load, url: `http://127.0.0.1:${port}/body` });
+    return await measure({ ...load, url: `http://127.0.0.1:${port}/body`, serverPid: limit.pid });
   } finally {
     await stop(limit);
   }
 }
 
-export async function benchOfrep(api: Api, base: string, limitPort: number, flagName: string, load: Pick<Load, 'seconds' | 'connections' | 'tool'>): Promise<OfrepFigures> {
+export async function benchOfrep(api: Api, base: string, servicePid: number | undefined, limitPort: number, flagName: string, load: Pick<Load, 'seconds' | 'connections' | 'tool'>): Promise<OfrepFigures> {
   const { secret } = (await api('POST', '/api/admin/api-tokens', { tokenName: 'bench-ofrep', type: 'frontend', environment: 'development' })) as { secret: string };
   const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
   const sample = OFREP_BODY.replace('{n}', '0');
@@ -43,7 +43,7 @@ export async function benchOfrep(api: Api, base: string, limitPort: number, flag
     }),
   );
   const [bulkAnswer, singleAnswer] = answers as [Buffer, Buffer];
-  const posts = { ...load, headers, postBody: OFREP_BODY };
+  const posts = { ...load, headers, postBody: OFREP_BODY, serverPid: servicePid };
   const bulk = await measure({ ...posts, url: `${base}/ofrep/v1/evaluate/flags` });
   const bulkLimit = await limitFor(bulkAnswer.length, limitPort, posts);
   const bulkZipf = await measure({ ...posts, url: `${base}/ofrep/v1/evaluate/flags`, zipf: ZIPF_USERS });

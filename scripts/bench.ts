@@ -86,6 +86,14 @@ const row = (label: string, m: Measurement, limit?: Measurement | string) =>
     typeof limit === 'string' ? limit : limit ? `${((100 * m.requestsPerSecond) / limit.requestsPerSecond).toFixed(0)}%` : ''
   } |`;
 
+/** A row with the server's CPU per request beside: the figures, its CPU µs, and the limit's CPU per request over its own. */
+const cpuRow = (label: string, m: Measurement, limit?: Measurement) => {
+  const cpu = m.cpuMicrosPerRequest;
+  const share = limit?.cpuMicrosPerRequest && cpu ? `${((100 * limit.cpuMicrosPerRequest) / cpu).toFixed(0)}%` : '';
+  return `${row(label, m, limit)} ${cpu === undefined ? '' : cpu.toFixed(1)} | ${share} |`;
+};
+const CPU_TABLE_HEAD = '| request | req/s | p50 ms | p99 ms | errors | of the fastify limit | server CPU µs/request | of the limit by CPU |\n|---|---|---|---|---|---|---|---|';
+
 async function main() {
   const tool = spawnSync('wrk', ['--version']).error ? 'autocannon' : 'wrk';
   const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
@@ -162,15 +170,14 @@ async function main() {
 
     if (runs('frontend')) {
       // Before the integration bench, which changes the seeded flags.
-      const fe = await benchFrontend(api, base, limitPort + 5, { seconds, connections, tool });
+      const fe = await benchFrontend(api, base, server.pid, limitPort + 5, { seconds, connections, tool });
       console.log(`\nfrontend API: ${flagCount} flags evaluated per request for a different userId each time (${fe.toggles} on for the first user, ` +
         `${fe.bodyBytes} bytes), ${connections} connections, ${seconds} s per run, load from ${tool}:\n`);
-      console.log('| request | req/s | p50 ms | p99 ms | errors | of the fastify limit |');
-      console.log('|---|---|---|---|---|---|');
-      console.log(row('GET /api/frontend?appName=web&userId=user-<n>', fe.frontend, fe.limit));
-      console.log(row('  limit: bare fastify, same-size Buffer, same requests', fe.limit));
-      console.log(row(`GET /api/frontend?appName=web&userId=user-<Zipf over ${ZIPF_USERS.toLocaleString('en')}>`, fe.zipf, fe.zipfLimit));
-      console.log(row('  limit: bare fastify, same-size Buffer, same requests', fe.zipfLimit));
+      console.log(CPU_TABLE_HEAD);
+      console.log(cpuRow('GET /api/frontend?appName=web&userId=user-<n>', fe.frontend, fe.limit));
+      console.log(cpuRow('  limit: bare fastify, same-size Buffer, same requests', fe.limit));
+      console.log(cpuRow(`GET /api/frontend?appName=web&userId=user-<Zipf over ${ZIPF_USERS.toLocaleString('en')}>`, fe.zipf, fe.zipfLimit));
+      console.log(cpuRow('  limit: bare fastify, same-size Buffer, same requests', fe.zipfLimit));
       const ev = fe.evaluation;
       console.log(`\nevaluation engine alone: ${ev.flags} flags compiled in ${ev.compileMs} ms; ${ev.microsecondsPerContext} µs for all of them for one context ` +
         `(${ev.evaluationsPerSecond.toLocaleString('en')} flag evaluations/s, ${Math.round(ev.enabledShare * 100)}% on)`);
@@ -178,17 +185,16 @@ async function main() {
 
     if (runs('ofrep')) {
       // Before the integration bench too: the same seeded flags as the frontend API's.
-      const of = await benchOfrep(api, base, limitPort + 7, 'bench.flag-00000', { seconds, connections, tool });
+      const of = await benchOfrep(api, base, server.pid, limitPort + 7, 'bench.flag-00000', { seconds, connections, tool });
       console.log(`\nOpenFeature (OFREP): ${of.flags} flags evaluated per bulk request (${of.bulkBytes} bytes), one per single-flag request, ` +
         `a different targetingKey each time, ${connections} connections, ${seconds} s per run, load from ${tool}:\n`);
-      console.log('| request | req/s | p50 ms | p99 ms | errors | of the fastify limit |');
-      console.log('|---|---|---|---|---|---|');
-      console.log(row('POST /ofrep/v1/evaluate/flags', of.bulk, of.bulkLimit));
-      console.log(row('  limit: bare fastify, same-size Buffer, same POSTs', of.bulkLimit));
-      console.log(row(`POST /ofrep/v1/evaluate/flags (targetingKey: Zipf over ${ZIPF_USERS.toLocaleString('en')})`, of.bulkZipf, of.bulkZipfLimit));
-      console.log(row('  limit: bare fastify, same-size Buffer, same POSTs', of.bulkZipfLimit));
-      console.log(row('POST /ofrep/v1/evaluate/flags/bench.flag-00000', of.single, of.singleLimit));
-      console.log(row('  limit: bare fastify, same-size Buffer, same POSTs', of.singleLimit));
+      console.log(CPU_TABLE_HEAD);
+      console.log(cpuRow('POST /ofrep/v1/evaluate/flags', of.bulk, of.bulkLimit));
+      console.log(cpuRow('  limit: bare fastify, same-size Buffer, same POSTs', of.bulkLimit));
+      console.log(cpuRow(`POST /ofrep/v1/evaluate/flags (targetingKey: Zipf over ${ZIPF_USERS.toLocaleString('en')})`, of.bulkZipf, of.bulkZipfLimit));
+      console.log(cpuRow('  limit: bare fastify, same-size Buffer, same POSTs', of.bulkZipfLimit));
+      console.log(cpuRow('POST /ofrep/v1/evaluate/flags/bench.flag-00000', of.single, of.singleLimit));
+      console.log(cpuRow('  limit: bare fastify, same-size Buffer, same POSTs', of.singleLimit));
     }
 
     if (runs('edge')) {
