@@ -35,11 +35,9 @@ function hashedPrefix(prefix: string, seed: number): HashState {
   return { h1, pending, pendingBytes, length: prefix.length };
 }
 
-/**
- * MurmurHash3 of a prefix followed by `rest`, as a signed 32-bit number (see `remainder`); the prefix is given as its
- * HashState's four numbers, which callers may keep in typed arrays.
- */
-function hashAfter(h1: number, pending: number, pendingBytes: number, prefixLength: number, rest: string): number {
+/** MurmurHash3 of the prefix `state` stands for followed by `rest`, as a signed 32-bit number (see `remainder`). */
+function hashAfter(state: HashState, rest: string): number {
+  let { h1, pending, pendingBytes } = state;
   for (let i = 0; i < rest.length; i++) {
     pending |= (rest.charCodeAt(i) & 0xff) << (pendingBytes * 8);
     if (++pendingBytes === 4) {
@@ -48,7 +46,7 @@ function hashAfter(h1: number, pending: number, pendingBytes: number, prefixLeng
       pendingBytes = 0;
     }
   }
-  return finished(h1, pending, pendingBytes, prefixLength + rest.length);
+  return finished(h1, pending, pendingBytes, state.length + rest.length);
 }
 
 /** The hash's last steps: the pending bytes, the length, the final mix. */
@@ -119,17 +117,12 @@ function remainder(hash: number, modulus: number): number {
   return (((hash >>> 16) % modulus) * (65536 % modulus) + (hash & 0xffff)) % modulus;
 }
 
-/** 1–`modulus`: the bucket of the prefix (as its HashState's numbers) followed by `id`. */
-export function bucketAfter(h1: number, pending: number, pendingBytes: number, prefixLength: number, id: string, modulus: number): number {
-  return remainder(hashAfter(h1, pending, pendingBytes, prefixLength, id), modulus) + 1;
-}
-
-/** The same for an id laid out as IdBlocks. */
+/** 1–`modulus`: the bucket of a prefix (its HashState's numbers, as outcomes.ts keeps them) followed by `id`. */
 export function bucketOfBlocks(h1: number, pending: number, pendingBytes: number, prefixLength: number, id: IdBlocks, modulus: number): number {
   return remainder(id.hashAfter(h1, pending, pendingBytes, prefixLength), modulus) + 1;
 }
 
-const bucketOf = (state: HashState, id: string, modulus: number) => bucketAfter(state.h1, state.pending, state.pendingBytes, state.length, id, modulus);
+const bucketOf = (state: HashState, id: string, modulus: number) => remainder(hashAfter(state, id), modulus) + 1;
 
 /** The buckets of one group: its `groupId:` hashed once with each seed. */
 export interface GroupBuckets {

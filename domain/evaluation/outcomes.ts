@@ -6,7 +6,7 @@
 // flag that has an equal one and tested once per request. Any other flag, or a context without a userId, is left to
 // `decide` and `variantFor`, which answer the same (tests/evaluation-sdk-agreement.test.ts holds both to the SDK).
 import type { CompiledFlag, CompiledFlags } from './compile.js';
-import type { ContextTest } from './constraints.js';
+import type { CompiledConstraint, ContextTest } from './constraints.js';
 import { USER_STICKINESS } from './strategies.js';
 import type { EvaluationContext } from './context.js';
 import { bucketOfBlocks, IdBlocks, type HashState } from './hashing.js';
@@ -35,7 +35,7 @@ function variantsOf(flag: CompiledFlag, strategyVariants: CompiledVariants | nul
 }
 
 /** The same constraint (by what it says) is one check, whichever flags and segments hold it. */
-const constraintKey = ({ contextName, operator, values, value, inverted, caseInsensitive }: { contextName: string; operator: string; values?: string[]; value?: string; inverted?: boolean; caseInsensitive?: boolean }) =>
+const constraintKey = ({ contextName, operator, values, value, inverted, caseInsensitive }: CompiledConstraint['source']) =>
   JSON.stringify([contextName, operator, values, value, inverted, caseInsensitive]);
 
 export class FlagOutcomes {
